@@ -1,0 +1,95 @@
+// The only entry point: parses argv with commander, runs one command, maps every error to one
+// clear line and an exit code (0 ok, 1 failed, 2 usage, 3 budget).
+import { Command, CommanderError } from 'commander';
+import { createLogger } from '../core/logger.js';
+import { EXIT, exitCodeFor, messageOf, UsageError } from '../core/errors.js';
+import { scrub } from '../core/secrets.js';
+import type { CliContext } from './context.js';
+import { COMMANDS } from './commands/index.js';
+
+export interface MainOptions {
+  stdout?: CliContext['stdout'];
+  stderr?: CliContext['stderr'];
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Install SIGTERM/SIGINT handlers (the real process); tests pass their own signal instead. */
+  handleSignals?: boolean;
+}
+
+export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
+  const stdout = opts.stdout ?? process.stdout;
+  const stderr = opts.stderr ?? process.stderr;
+  const env = opts.env ?? process.env;
+  const controller = new AbortController();
+  if (opts.signal) opts.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  const removeSignals = opts.handleSignals === false || opts.signal ? () => {} : installSignals(controller, stderr);
+  const ctx: CliContext = {
+    stdout, stderr, env, signal: controller.signal,
+    logger: createLogger({ level: env.LOG_LEVEL ?? 'info', destination: stderr === process.stderr ? undefined : stderr }),
+  };
+  const secrets = Object.entries(env).filter(([k, v]) => /KEY|TOKEN|SECRET/i.test(k) && v).map(([, v]) => v!);
+
+  let code: number = EXIT.ok;
+  const program = new Command('docs-etl')
+    .description('Incremental ETL from the documentation analytics and static export API into DuckDB and Parquet')
+    .version(await packageVersion(), '-V, --version')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => stdout.write(s),
+      writeErr: (s) => stderr.write(s),
+      outputError: () => {},
+    });
+  for (const register of COMMANDS) {
+    const cmd = register(ctx, (c) => { code = c; });
+    cmd.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });
+    program.addCommand(cmd);
+  }
+  try {
+    await program.parseAsync(argv.slice(2).length ? argv : [...argv, '--help'], { from: 'node' });
+  } catch (err) {
+    code = report(err, stderr, secrets);
+  } finally {
+    removeSignals();
+  }
+  return code;
+}
+
+function report(err: unknown, stderr: NodeJS.WritableStream, secrets: string[]): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    stderr.write(`docs-etl: ${err.message.replace(/^error: /, '')}\n`);
+    return EXIT.usage;
+  }
+  const code = exitCodeFor(err);
+  const prefix = err instanceof UsageError ? 'docs-etl: ' : 'docs-etl: error: ';
+  stderr.write(`${prefix}${scrub(messageOf(err), secrets)}\n`);
+  if (code === EXIT.failed && process.env.DOCS_ETL_DEBUG && err instanceof Error && err.stack) {
+    stderr.write(`${scrub(err.stack, secrets)}\n`);
+  }
+  return code;
+}
+
+/** First signal: abort (the run stops at its checkpoint). Second: exit at once; transactions keep the data right. */
+function installSignals(controller: AbortController, stderr: NodeJS.WritableStream): () => void {
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      stderr.write(`docs-etl: second ${sig}, exiting now\n`);
+      process.exit(130);
+    }
+    stderr.write(`docs-etl: ${sig} received, stopping at the next checkpoint (send again to exit now)\n`);
+    controller.abort();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+}
+
+async function packageVersion(): Promise<string> {
+  const { PACKAGE_ROOT } = await import('../core/paths.js');
+  const { readFile } = await import('node:fs/promises');
+  return JSON.parse(await readFile(`${PACKAGE_ROOT}/package.json`, 'utf8')).version as string;
+}

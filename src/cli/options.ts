@@ -1,0 +1,44 @@
+// Parsers for flag values: each throws UsageError naming the flag, which main() turns into exit 2.
+import { InvalidArgumentError } from 'commander';
+import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
+
+function wrap<T>(fn: (v: string) => T): (v: string) => T {
+  return (v) => {
+    try {
+      return fn(v);
+    } catch (err) {
+      if (err instanceof UsageError) throw new InvalidArgumentError(err.message);
+      throw err;
+    }
+  };
+}
+
+export const durationArg = wrap((v) => parseDuration(v));
+export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
+
+export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (v: string): number => {
+    if (!/^-?\d+$/.test(v.trim())) throw new InvalidArgumentError(`expected an integer, got "${v}"`);
+    const n = Number(v);
+    if (n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}, got ${n}`);
+    return n;
+  };
+}
+
+export function numberArg(min: number, max: number) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got "${v}"`);
+    }
+    return n;
+  };
+}
+
+/** `--from 2026-01-01` or a full ISO instant. */
+export function dateArg(v: string): Date {
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a date (YYYY-MM-DD or ISO 8601), got "${v}"`);
+  return d;
+}

@@ -1,0 +1,44 @@
+// Human durations ("24h", "30m", "1h30m", "500ms") and rate limits ("100/1h").
+import { UsageError } from './errors.js';
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+export function parseDuration(text: string, what = 'duration'): number {
+  const s = text.trim();
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let consumed = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    total += Number(m[1]) * (UNITS[m[2]!] ?? 0);
+    consumed = re.lastIndex;
+  }
+  if (consumed === 0 || consumed !== s.length) {
+    throw new UsageError(`invalid ${what} "${text}": use a number with a unit, e.g. 30s, 15m, 24h, 7d`);
+  }
+  return Math.round(total);
+}
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export function parseRateLimit(text: string): RateLimit {
+  const m = /^\s*(\d+)\s*\/\s*(\S+)\s*$/.exec(text);
+  if (!m) throw new UsageError(`invalid rate limit "${text}": use REQUESTS/WINDOW, e.g. 100/1h`);
+  const limit = Number(m[1]);
+  const w = m[2]!;
+  const windowMs = parseDuration(/^\d/.test(w) ? w : `1${w}`, 'rate-limit window');
+  if (limit < 1 || windowMs < 1) throw new UsageError(`invalid rate limit "${text}": both parts must be positive`);
+  return { limit, windowMs };
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s}s`;
+  const m = Math.round(s / 60);
+  if (m < 120) return `${m}m`;
+  return `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ''}`;
+}

@@ -1,0 +1,62 @@
+// Errors are named by what the runner does with them (design: Errors).
+
+/** Exit codes of every command (README: Exit codes). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, budget: 3 } as const;
+
+/** Stop the run: one clear line, non-zero exit; the checkpoint stays. 401/403/404/400 from the API. */
+export class FatalError extends Error {
+  override name = 'FatalError';
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** Try again after backoff: 429, 5xx, resets, timeouts, truncated bodies. */
+export class RetriableError extends Error {
+  override name = 'RetriableError';
+  constructor(message: string, readonly status?: number, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** A stored cursor the API refused (400 on cursor): the window restarts from its start. */
+export class CursorRejectedError extends Error {
+  override name = 'CursorRejectedError';
+}
+
+/** A record that fails the contract: it goes to quarantine with this reason; the run continues. */
+export class SkippableRecordError extends Error {
+  override name = 'SkippableRecordError';
+  constructor(message: string, readonly raw: unknown) {
+    super(message);
+  }
+}
+
+/** Bad flags, config or environment: exit 2 with one line naming the field. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The rate budget would need a wait longer than the run allows: stop at the checkpoint, exit 3. */
+export class BudgetExhaustedError extends Error {
+  override name = 'BudgetExhaustedError';
+  constructor(message: string, readonly resumeAt: Date) {
+    super(message);
+  }
+}
+
+/** The run was asked to stop (SIGTERM/SIGINT) and did so at a checkpoint. */
+export class StoppedError extends Error {
+  override name = 'StoppedError';
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError) return EXIT.usage;
+  if (err instanceof BudgetExhaustedError) return EXIT.budget;
+  if (err instanceof StoppedError) return EXIT.ok;
+  return EXIT.failed;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,101 @@
+// Opening the DuckDB warehouse: one read-write process at a time (DuckDB's own file lock), the
+// session in UTC, numbered migrations applied on open, views re-created from sql/views.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { FatalError, messageOf } from '../core/errors.js';
+import { sqlFolder } from './sql-files.js';
+
+export interface Warehouse {
+  readonly path: string;
+  readonly conn: DuckDBConnection;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readOnly?: boolean;
+}
+
+export async function openWarehouse(path: string, opts: OpenOptions = {}): Promise<Warehouse> {
+  const full = path === ':memory:' ? path : resolve(path);
+  if (full !== ':memory:' && !opts.readOnly) mkdirSync(dirname(full), { recursive: true });
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(full, {
+      ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
+      // Offline by design: parquet, json and icu are built in; never download an extension.
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'true',
+    });
+  } catch (err) {
+    throw openError(full, err);
+  }
+  const conn = await instance.connect();
+  await conn.run("SET TimeZone = 'UTC'");
+  const wh: Warehouse = {
+    path: full,
+    conn,
+    close: () => {
+      conn.closeSync();
+      instance.closeSync();
+    },
+  };
+  try {
+    if (!opts.readOnly) await migrate(conn);
+  } catch (err) {
+    wh.close();
+    throw new FatalError(`cannot prepare warehouse ${full}: ${messageOf(err)}`);
+  }
+  return wh;
+}
+
+function openError(path: string, err: unknown): FatalError {
+  const msg = messageOf(err);
+  const pid = /PID (\d+)/.exec(msg)?.[1];
+  if (/lock/i.test(msg)) {
+    return new FatalError(`warehouse ${path} is in use by another docs-etl process${pid ? ` (PID ${pid})` : ''}; only one writer at a time`);
+  }
+  if (/No such file|does not exist/i.test(msg)) return new FatalError(`warehouse ${path} does not exist yet: run \`docs-etl sync\` first`);
+  if (/not a valid DuckDB database|Corrupt|checksum/i.test(msg)) {
+    return new FatalError(`warehouse ${path} is damaged or not a DuckDB file: ${msg.split('\n')[0]}`);
+  }
+  return new FatalError(`cannot open warehouse ${path}: ${msg.split('\n')[0]}`);
+}
+
+/** Applies each sql/migrations file once, in order, each in its own transaction; then the views. */
+export async function migrate(conn: DuckDBConnection): Promise<string[]> {
+  await conn.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const done = new Set(
+    (await conn.runAndReadAll('SELECT name FROM schema_migrations')).getRowObjectsJS().map((r) => String(r.name)),
+  );
+  const applied: string[] = [];
+  for (const m of sqlFolder('migrations')) {
+    if (done.has(m.name)) continue;
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      await conn.run(m.sql);
+      await conn.run('INSERT INTO schema_migrations (name) VALUES ($name)', { name: m.name });
+      await conn.run('COMMIT');
+    } catch (err) {
+      await conn.run('ROLLBACK');
+      throw new Error(`migration ${m.name} failed: ${messageOf(err)}`);
+    }
+    applied.push(m.name);
+  }
+  for (const v of sqlFolder('views')) await conn.run(v.sql);
+  return applied;
+}
+
+/** Runs fn inside one transaction; rolls back on any error. */
+export async function inTransaction<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    const out = await fn();
+    await conn.run('COMMIT');
+    return out;
+  } catch (err) {
+    await conn.run('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,53 @@
+// Options of the local twin of the API. Shared by the analytics part (src/sandbox/*) and the static
+// export part (src/sandbox/static-export/*); `docs-etl sandbox` maps its flags onto these.
+import type { Clock } from '../core/clock.js';
+import type { RateLimit } from '../core/duration.js';
+
+/** The fixed key the sandbox accepts when none is given (shown in `docs-etl sandbox --help`). */
+export const DEMO_API_KEY = 'mint_sandbox_demo_key';
+export const DEMO_PROJECT_ID = 'demo';
+
+export type FaultKind = 'http5xx' | 'reset' | 'malformed' | 'repeat' | 'truncate';
+
+export interface SandboxOptions {
+  host: string;                 // always loopback by default: 127.0.0.1
+  port: number;                 // 0 = any free port
+  /** Accepted admin keys; each key is one organization (rate limit per key). */
+  apiKeys: string[];
+  /** Accepted keys of organizations without the enterprise plan: analytics OK, static export 403. */
+  nonEnterpriseKeys: string[];
+  /** Projects that exist (others → 404). Every key may read every project. */
+  projects: string[];
+  /** Turns of history per project, spread over `historyDays` before the sandbox's start time. */
+  conversations: number;
+  historyDays: number;
+  seed: number;
+  /** New turns keep arriving (a pure function of the clock: no timers), some late, some re-categorized. */
+  live: boolean;
+  /** Live arrival rate, turns per minute per project. */
+  liveTurnsPerMinute: number;
+  /** Per-organization sliding window; null = unlimited. */
+  rateLimit: RateLimit | null;
+  /** Probability of a fault per request (analytics) among `faults`. */
+  faultRate: number;
+  faults: FaultKind[];
+  /** Fraction of history records that are malformed (persistently: the same records every read). */
+  malformedRate: number;
+  /** Added latency per request, ms. */
+  latencyMs: number;
+  /** Issued cursors older than this are rejected with 400 (null = never expire). */
+  cursorTtlMs: number | null;
+  staticExport: {
+    /** Time from start to completed (queued for the first 10%). */
+    jobDurationMs: number;
+    /** Jobs for these domains fail halfway with an error. */
+    failDomains: string[];
+    /** Lifetime of a presigned bundle link. */
+    bundleTtlMs: number;
+    /** Pages per exported site when `paths` is not given. */
+    pagesPerSite: number;
+    /** The next N bundle downloads are damaged (truncated or corrupted) — for tests. */
+    damagedDownloads: number;
+  };
+  clock: Clock;
+}
