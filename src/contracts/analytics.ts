@@ -4,10 +4,11 @@ import { z } from 'zod';
 
 /**
  * ISO 8601 instant as the API sends it. The contract gives no format, so we accept a date-time
- * with an optional offset (`Z`, `+02:00`, `+0200`); a missing offset means UTC. Anything else is
- * not a timestamp we can key a turn on, so the record is quarantined rather than guessed.
+ * with seconds and an optional offset (`Z`, `+02:00`, `+0200`, `-03`); a missing offset means UTC.
+ * This is exactly the set DuckDB's TIMESTAMPTZ cast reads, so a record that passes here always
+ * loads. Anything else is not a timestamp we can key a turn on: quarantined rather than guessed.
  */
-export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|z|[+-]\d{2}(:?\d{2})?)?$/;
+export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}(:?\d{2})?)?$/;
 
 export const timestampSchema = z
   .string()
@@ -17,7 +18,7 @@ export const timestampSchema = z
 /** `+0530` → `+05:30` and a missing offset → `Z`, so Date.parse reads every accepted form. */
 export function normalizeOffset(s: string): string {
   const withT = s.replace(' ', 'T');
-  if (/(Z|z)$/.test(withT)) return withT;
+  if (withT.endsWith('Z')) return withT;
   const m = /([+-]\d{2})(:?)(\d{2})?$/.exec(withT.slice(19));
   if (m) return withT.slice(0, 19 + m.index) + `${m[1]}:${m[3] ?? '00'}`;
   return `${withT}Z`;

@@ -9,6 +9,8 @@ import { sqlFolder } from './sql-files.js';
 export interface Warehouse {
   readonly path: string;
   readonly conn: DuckDBConnection;
+  /** Another connection to the same database (its own transactions), in UTC. */
+  connect(): Promise<DuckDBConnection>;
   close(): void;
 }
 
@@ -30,13 +32,20 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
   } catch (err) {
     throw openError(full, err);
   }
-  const conn = await instance.connect();
-  await conn.run("SET TimeZone = 'UTC'");
+  const connections: DuckDBConnection[] = [];
+  const connect = async () => {
+    const c = await instance.connect();
+    await c.run("SET TimeZone = 'UTC'");
+    connections.push(c);
+    return c;
+  };
+  const conn = await connect();
   const wh: Warehouse = {
     path: full,
     conn,
+    connect,
     close: () => {
-      conn.closeSync();
+      for (const c of connections) c.closeSync();
       instance.closeSync();
     },
   };

@@ -1,9 +1,40 @@
 import { Command } from 'commander';
+import { PIPELINES } from '../../../pipelines/index.js';
+import { systemClock } from '../../core/clock.js';
+import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
+import { runSync } from '../../run/sync.js';
+import { checkCron, checkTimezone, runScheduler, type ScheduledJob } from '../../schedule/scheduler.js';
+import { formatRunLine } from '../format.js';
+import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
 
-// Placeholder until its issue lands; replaced by the real command.
+interface ScheduleFlags extends SyncFlags {
+  cron: string;
+  timezone?: string;
+  runNow?: boolean;
+}
+
 export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
-  new Command('schedule').description('(not implemented yet)').action(() => {
-    ctx.stderr.write('docs-etl: schedule is not implemented yet\n');
-    setExitCode(1);
-  });
+  addSyncOptions(new Command('schedule'))
+    .description('long-running: a sync per cron tick, never overlapping; SIGTERM/SIGINT stop at the checkpoint and exit 0')
+    .option('--cron <expr>', 'cron expression (5 fields, or 6 with seconds); default DOCS_ETL_CRON or "0 2 * * *"')
+    .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
+    .option('--run-now', 'also run once at start')
+    .addHelpText('after', '\nA tick that comes while a run is still going is skipped and logged. Exit code 3 (budget) is a normal tick outcome.')
+    .action(async (flags: ScheduleFlags) => {
+      const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
+      checkCron(cron);
+      if (flags.timezone) checkTimezone(flags.timezone);
+      const cfg = resolveSyncConfig(flags, ctx.env);
+      const jobs: ScheduledJob[] = [{
+        name: 'sync',
+        cron,
+        run: async (signal) => {
+          const r = await runSync({ clock: systemClock, logger: ctx.logger, signal }, cfg, PIPELINES);
+          for (const run of r.runs) ctx.stdout.write(`${new Date().toISOString()} ${formatRunLine(run)}\n`);
+          return r.exitCode;
+        },
+      }];
+      await runScheduler({ jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal });
+      setExitCode(0);
+    });

@@ -1,0 +1,150 @@
+// Configuration of `sync`: flags, then environment, then an optional config file (several
+// projects / organizations). Secrets come only from the environment: the file names the variable.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
+import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
+import { UsageError, messageOf } from '../core/errors.js';
+import { DEFAULT_WAREHOUSE } from '../core/paths.js';
+import { keyFingerprint } from '../core/secrets.js';
+
+export interface ProjectConfig {
+  projectId: string;
+  apiKey: string;
+  /** Where the key came from (an environment variable name), for messages. */
+  keySource: string;
+  baseUrl: string;
+  organization: string;
+  backfillFrom: Date | null;
+}
+
+export interface SyncConfig {
+  warehouse: string;
+  lookbackMs: number;
+  rate: RateLimit;
+  maxWaitMs: number;
+  budgetDir: string;
+  projects: ProjectConfig[];
+}
+
+export interface SyncFlags {
+  warehouse?: string;
+  project?: string;
+  lookback?: number;
+  from?: Date;
+  rateLimit?: RateLimit;
+  maxWait?: number;
+  config?: string;
+}
+
+const duration = (what: string) =>
+  z.string().transform((v, ctx) => {
+    try {
+      return parseDuration(v, what);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: messageOf(err) });
+      return z.NEVER;
+    }
+  });
+
+const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected a date (YYYY-MM-DD or ISO 8601)');
+
+export const configFileSchema = z.strictObject({
+  warehouse: z.string().min(1).optional(),
+  baseUrl: z.url().optional(),
+  lookback: duration('lookback').optional(),
+  rateLimit: z.string().transform((v, ctx) => {
+    try {
+      return parseRateLimit(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: messageOf(err) });
+      return z.NEVER;
+    }
+  }).optional(),
+  maxWait: duration('max-wait').optional(),
+  budgetDir: z.string().min(1).optional(),
+  projects: z.array(z.strictObject({
+    id: z.string().min(1),
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
+    baseUrl: z.url().optional(),
+    from: isoDate.optional(),
+  })).min(1, 'list at least one project'),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export function loadConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`config file ${path} is not valid JSON: ${messageOf(err)}`);
+  }
+  const r = configFileSchema.safeParse(json);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    const at = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
+    throw new UsageError(`config file ${path}: ${at}: ${i.message}`);
+  }
+  return r.data;
+}
+
+export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): SyncConfig {
+  const file = flags.config ? loadConfigFile(flags.config) : null;
+  const warehouse = flags.warehouse ?? env.DOCS_ETL_WAREHOUSE ?? file?.warehouse ?? DEFAULT_WAREHOUSE;
+  const envBase = env.DOCS_API_BASE_URL;
+  if (envBase !== undefined) checkUrl(envBase, 'DOCS_API_BASE_URL');
+  const baseUrl = envBase ?? file?.baseUrl ?? DEFAULT_BASE_URL;
+  let projects: ProjectConfig[];
+  if (file) {
+    projects = file.projects
+      .filter((p) => !flags.project || p.id === flags.project)
+      .map((p, i) => {
+        const key = env[p.apiKeyEnv];
+        if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
+        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDate(p.from) : null));
+      });
+    if (!projects.length) throw new UsageError(`project "${flags.project}" is not in config file ${flags.config}`);
+  } else {
+    const id = flags.project ?? env.DOCS_PROJECT_ID;
+    if (!id) throw new UsageError('no project: set DOCS_PROJECT_ID, pass --project ID, or list projects in --config FILE');
+    const key = env.DOCS_API_KEY;
+    if (!key) throw new UsageError('no API key: set DOCS_API_KEY to the organization\'s admin key (never pass it as a flag)');
+    projects = [project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null)];
+  }
+  return {
+    warehouse,
+    lookbackMs: flags.lookback ?? file?.lookback ?? 24 * 3_600_000,
+    rate: flags.rateLimit ?? file?.rateLimit ?? { limit: 100, windowMs: 3_600_000 },
+    maxWaitMs: flags.maxWait ?? file?.maxWait ?? 15 * 60_000,
+    // Processes of one organization share its budget through this folder; point several
+    // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
+    budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? join(dirname(warehouse), 'budget'),
+    projects,
+  };
+}
+
+function project(projectId: string, apiKey: string, keySource: string, baseUrl: string, backfillFrom: Date | null): ProjectConfig {
+  if (!apiKey.trim()) throw new UsageError(`${keySource} is empty`);
+  return { projectId, apiKey, keySource, baseUrl, organization: keyFingerprint(apiKey), backfillFrom };
+}
+
+function checkUrl(v: string, name: string): void {
+  try {
+    const u = new URL(v);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new UsageError(`${name} is not an http(s) URL: "${v}"`);
+  }
+}
+
+function parseDate(v: string): Date {
+  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+}

@@ -1,0 +1,34 @@
+// A progress line on a TTY (cli-progress, no bar: the total is unknown until the last page).
+import cliProgress from 'cli-progress';
+
+export interface ProgressLine {
+  update(fields: { project: string; pages: number; turns: number; requests: number; budget: string }): void;
+  stop(): void;
+}
+
+export function createProgressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): ProgressLine {
+  if (!stream.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: stream as NodeJS.WritableStream,
+      format: '{project}: {pages} pages | {turns} turns | {requests} requests | budget left {budget}',
+      hideCursor: true,
+      clearOnComplete: true,
+      fps: 5,
+    },
+    cliProgress.Presets.rect,
+  );
+  let started = false;
+  return {
+    update(f) {
+      if (!started) {
+        bar.start(0, 0, f);
+        started = true;
+      }
+      bar.update(0, f);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

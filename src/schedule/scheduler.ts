@@ -1,0 +1,98 @@
+// `docs-etl schedule`: fires jobs on cron ticks (node-cron). One job runs at a time: a tick that
+// comes while a run is going is skipped and logged, never queued and never run in parallel (the
+// jobs share the warehouse, which has one writer). On abort the run in flight stops at its
+// checkpoint and the scheduler resolves.
+import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
+import { UsageError, messageOf } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+
+export interface ScheduledJob {
+  name: string;
+  cron: string;
+  /** Resolves to the run's exit code; 0 ok, 3 budget (a normal outcome for a tick), else failed. */
+  run(signal: AbortSignal): Promise<number>;
+}
+
+export interface SchedulerOptions {
+  jobs: ScheduledJob[];
+  timezone?: string;
+  /** Run the first job once right away, before the first tick. */
+  runNow?: boolean;
+  logger: Logger;
+  signal: AbortSignal;
+  /** Called after each run (tests and the status line). */
+  onRun?: (e: { job: string; code: number; startedAt: Date; finishedAt: Date }) => void;
+}
+
+export function checkCron(expr: string, flag = '--cron'): void {
+  const v = validateDetailed(expr);
+  if (!v.valid) {
+    const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    throw new UsageError(`invalid cron expression for ${flag} "${expr}"${why ? `: ${why}` : ''}`);
+  }
+}
+
+export function checkTimezone(tz: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new UsageError(`unknown time zone "${tz}": use an IANA name such as Europe/Berlin or UTC`);
+  }
+}
+
+export async function runScheduler(opts: SchedulerOptions): Promise<void> {
+  const { logger, signal } = opts;
+  for (const j of opts.jobs) checkCron(j.cron);
+  if (opts.timezone) checkTimezone(opts.timezone);
+  let running: Promise<void> | null = null;
+
+  const fire = (job: ScheduledJob, reason: 'tick' | 'run-now') => {
+    if (signal.aborted) return;
+    if (running) {
+      logger.warn({ job: job.name, reason }, 'tick skipped: the previous run is still going');
+      return;
+    }
+    const startedAt = new Date();
+    logger.info({ job: job.name, reason }, 'run started');
+    running = job
+      .run(signal)
+      .catch((err: unknown) => {
+        logger.error({ job: job.name, err: messageOf(err) }, 'run failed');
+        return 1;
+      })
+      .then((code) => {
+        const finishedAt = new Date();
+        const level = code === 0 || code === 3 ? 'info' : 'error';
+        logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
+        opts.onRun?.({ job: job.name, code, startedAt, finishedAt });
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  const cronLogger = {
+    info: (m: string) => logger.debug({ source: 'node-cron' }, m),
+    warn: (m: string) => logger.warn({ source: 'node-cron' }, m),
+    error: (m: string | Error) => logger.error({ source: 'node-cron' }, messageOf(m)),
+    debug: (m: string | Error) => logger.debug({ source: 'node-cron' }, messageOf(m)),
+  };
+  const tasks: ScheduledTask[] = opts.jobs.map((job) =>
+    createTask(job.cron, () => fire(job, 'tick'), { timezone: opts.timezone, name: job.name, logger: cronLogger }),
+  );
+  for (const t of tasks) await t.start();
+  logger.info({ jobs: opts.jobs.map((j) => ({ name: j.name, cron: j.cron, next: tasks[opts.jobs.indexOf(j)]?.getNextRun() })) }, 'scheduler started');
+  if (opts.runNow && opts.jobs[0]) fire(opts.jobs[0], 'run-now');
+
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  for (const t of tasks) await t.destroy();
+  // The run in flight sees the same signal and stops at its next checkpoint.
+  if (running) {
+    logger.info('waiting for the run in flight to reach its checkpoint');
+    await running;
+  }
+  logger.info('scheduler stopped');
+}

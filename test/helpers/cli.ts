@@ -1,0 +1,35 @@
+// Runs the built CLI (dist/, built by the test command) as a real child process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/docs-etl.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The child's environment: none of the developer's DOCS_* settings leak into a test. */
+export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('DOCS_') && k !== 'LOG_LEVEL') env[k] = v;
+  return { ...env, LOG_LEVEL: 'info', ...extra };
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess & { result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const result = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return Object.assign(child, { result });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return spawnCli(args, env).result;
+}

@@ -1,0 +1,86 @@
+// `docs-etl schedule` as a long-running process: seconds cron, no overlaps, clean SIGTERM.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/load/warehouse.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { expectedRows, warehouseRows } from '../helpers/compare.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'mint_schedule_test_key';
+let sb: Sandbox | undefined;
+let tmp: ReturnType<typeof tempDir> | undefined;
+afterEach(async () => {
+  await sb?.close();
+  tmp?.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runs(warehouse: string) {
+  const wh = await openWarehouse(warehouse, { readOnly: true });
+  try {
+    const r = await wh.conn.runAndReadAll('SELECT status, epoch_ms(started_at) s, epoch_ms(finished_at) f, pages FROM sync_runs ORDER BY started_at');
+    return r.getRowObjectsJS().map((x) => ({ status: String(x.status), s: Number(x.s), f: Number(x.f), pages: Number(x.pages) }));
+  } finally {
+    wh.close();
+  }
+}
+
+describe('docs-etl schedule', () => {
+  it('runs on each seconds tick, skips ticks while a slower run is going, never overlaps', async () => {
+    tmp = tempDir();
+    // Each request takes 700 ms, so a run (≥ 2 requests) is slower than the 1 s interval.
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 1500, seed: 41, latencyMs: 700 }));
+    const warehouse = join(tmp.dir, 'w.duckdb');
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
+    const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    await sleep(6000);
+    const t = Date.now();
+    child.kill('SIGTERM');
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - t).toBeLessThan(5000);
+    expect(r.stderr).toMatch(/tick skipped: the previous run is still going/);
+    const rows = await runs(warehouse);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.s).toBeGreaterThanOrEqual(rows[i - 1]!.f);
+    expect(rows.slice(0, -1).every((x) => x.status === 'succeeded')).toBe(true);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+  }, 30_000);
+
+  it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
+    tmp = tempDir();
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 9000, seed: 42, latencyMs: 400 }));
+    const warehouse = join(tmp.dir, 'w.duckdb');
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
+    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    // Stop once at least two pages were requested: the run is in the middle of its window.
+    for (let i = 0; i < 200 && sb.requestLog(KEY).length < 2; i++) await sleep(25);
+    const t = Date.now();
+    child.kill('SIGTERM');
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - t).toBeLessThan(4000);
+    const [stopped] = await runs(warehouse);
+    expect(stopped).toMatchObject({ status: 'stopped' });
+    expect(stopped!.pages).toBeGreaterThan(0);
+    expect(stopped!.pages).toBeLessThan(9);
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/resuming open window/);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    // Resumed, not restarted: 9 pages in all, and the stopped run's pages were not read again.
+    expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 1);
+  }, 30_000);
+
+  it('rejects a bad cron expression or time zone with one line and exit 2', async () => {
+    const env = cliEnv({ DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo' });
+    const bad = await runCli(['schedule', '--cron', '61 * * * *'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid cron expression/);
+    const tz = await runCli(['schedule', '--cron', '0 2 * * *', '--timezone', 'Mars/Olympus'], env);
+    expect(tz.code).toBe(2);
+    expect(tz.stderr).toMatch(/unknown time zone "Mars\/Olympus"/);
+  });
+});

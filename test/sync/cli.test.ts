@@ -1,0 +1,136 @@
+// `docs-etl sync` and `status` as a user runs them: real processes, real HTTP, real DuckDB files.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { expectedRows, warehouseRows } from '../helpers/compare.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'mint_cli_secret_key_4242';
+let sb: Sandbox;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  tmp = tempDir();
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 21, projects: ['demo', 'slow'] }));
+});
+afterAll(async () => {
+  await sb.close();
+  tmp.cleanup();
+});
+
+const env = (extra: Record<string, string> = {}) =>
+  cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', ...extra });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
+}
+
+describe('docs-etl sync (CLI)', () => {
+  it('syncs, prints a summary, and the key appears nowhere: logs, warehouse, state', async () => {
+    const dir = join(tmp.dir, 'secret');
+    const warehouse = join(dir, 'w.duckdb');
+    const r = await runCli(['sync', '--warehouse', warehouse], env({ LOG_LEVEL: 'debug' }));
+    expect(r.stderr).not.toContain('Error:');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/demo: succeeded .* 3 pages, 3 requests, 3,000 turns upserted, 0 quarantined/);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    const status = await runCli(['status', '--warehouse', warehouse], env());
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/demo\s+3000/);
+    expect(status.stdout).toMatch(/3\/100 per 1h/);
+    for (const text of [r.stdout, r.stderr, status.stdout, status.stderr]) expect(text).not.toContain(KEY);
+    const files = filesUnder(dir);
+    expect(files.length).toBeGreaterThan(1);
+    for (const f of files) expect(readFileSync(f).includes(Buffer.from(KEY)), f).toBe(false);
+  });
+
+  it.each([
+    [['sync', '--lookback', 'banana'], /invalid duration "banana"/],
+    [['sync', '--rate-limit', '0/1h'], /invalid rate limit/],
+    [['sync', '--from', 'last tuesday'], /expected a date/],
+    [['sync', '--colour'], /unknown option '--colour'/],
+    [['synk'], /unknown command 'synk'/],
+  ])('bad usage %j: one clear line, exit 2', async (args, message) => {
+    const r = await runCli(args, env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a missing key or project is a usage error (exit 2)', async () => {
+    const noKey = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_PROJECT_ID: 'demo' }));
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/no API key: set DOCS_API_KEY/);
+    const noProject = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY }));
+    expect(noProject.code).toBe(2);
+    expect(noProject.stderr).toMatch(/no project/);
+  });
+
+  it('a malformed config file is reported with the field path (exit 2)', async () => {
+    const file = join(tmp.dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ projects: [{ id: 'demo', apiKeyEnv: 'ACME KEY' }] }));
+    const r = await runCli(['sync', '--config', file], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/projects\[0\]\.apiKeyEnv: expected an environment variable name/);
+  });
+
+  it('a wrong key: one clear line naming the variable, exit 1, no stack trace', async () => {
+    const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'wrong.duckdb')], env({ DOCS_API_KEY: 'mint_wrong' }));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/the API key was rejected \(401\): check DOCS_API_KEY/);
+    expect(r.stderr + r.stdout).not.toMatch(/\n\s+at /);
+    expect(r.stderr + r.stdout).not.toContain('mint_wrong');
+  });
+
+  it('an unknown project: a clear 404 line, exit 1', async () => {
+    const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'nf.duckdb'), '--project', 'nope'], env());
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/project "nope" was not found \(404\)/);
+  });
+
+  it('a config file syncs several projects; status --check reports health', async () => {
+    const file = join(tmp.dir, 'multi.json');
+    const warehouse = join(tmp.dir, 'multi', 'w.duckdb');
+    writeFileSync(file, JSON.stringify({ warehouse, projects: [{ id: 'demo', apiKeyEnv: 'ACME_KEY' }, { id: 'slow', apiKeyEnv: 'ACME_KEY' }] }));
+    const before = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    expect(before.code).toBe(1);
+    const r = await runCli(['sync', '--config', file], cliEnv({ DOCS_API_BASE_URL: sb.url, ACME_KEY: KEY }));
+    expect(r.code).toBe(0);
+    expect(await warehouseRows(warehouse, 'slow')).toEqual(expectedRows(sb.truth('slow')));
+    const check = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/healthy: 2 project/);
+  });
+
+  it('a second sync on the same warehouse fails at once and touches nothing', async () => {
+    const warehouse = join(tmp.dir, 'busy', 'w.duckdb');
+    sb.configure({ latencyMs: 400 });
+    try {
+      const first = spawnCli(['sync', '--warehouse', warehouse], env());
+      // Wait until the first process holds the warehouse (its file exists and it is syncing).
+      for (let i = 0; i < 100 && !existsNonEmpty(warehouse); i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      const t = Date.now();
+      const second = await runCli(['sync', '--warehouse', warehouse], env());
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/in use by another docs-etl process \(PID \d+\)/);
+      expect(Date.now() - t).toBeLessThan(5000);
+      const r = await first.result;
+      expect(r.code).toBe(0);
+      expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    } finally {
+      sb.configure({ latencyMs: 0 });
+    }
+  });
+});
+
+function existsNonEmpty(p: string): boolean {
+  try {
+    return statSync(p).size > 0;
+  } catch {
+    return false;
+  }
+}

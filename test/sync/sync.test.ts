@@ -1,0 +1,127 @@
+// The sync against the sandbox over real HTTP into a real DuckDB file, run in-process.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PIPELINES } from '../../pipelines/index.js';
+import type { SyncConfig } from '../../src/config/sync-config.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { keyFingerprint } from '../../src/core/secrets.js';
+import { runSync, type SyncDeps } from '../../src/run/sync.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/options.js';
+import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'mint_sync_test_key_0001';
+const FAST_RETRY = { attempts: 12, baseMs: 1, maxMs: 20 };
+
+let sandbox: Sandbox | undefined;
+let tmp: ReturnType<typeof tempDir> | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  tmp?.cleanup();
+  sandbox = undefined;
+  tmp = undefined;
+});
+
+async function setup(opts: Partial<SandboxOptions>) {
+  tmp = tempDir();
+  sandbox = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], ...opts }));
+  return { sb: sandbox, dir: tmp.dir, warehouse: join(tmp.dir, 'w.duckdb') };
+}
+
+function config(warehouse: string, url: string, over: Partial<SyncConfig> = {}, projectId = 'demo'): SyncConfig {
+  return {
+    warehouse, lookbackMs: 24 * 3_600_000, rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000,
+    budgetDir: join(warehouse, '..', 'budget'),
+    projects: [{ projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: url, organization: keyFingerprint(KEY), backfillFrom: null }],
+    ...over,
+  };
+}
+
+const deps = (over: Partial<SyncDeps> = {}): SyncDeps => ({ clock: { now: () => new Date(), sleep: async () => {} }, logger: silentLogger, retry: FAST_RETRY, ...over });
+const analyticsRequests = (sb: Sandbox) => sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/'));
+
+describe('sync', () => {
+  it('a first full sync equals the sandbox truth exactly, in ceil(N/1000) requests', async () => {
+    const { sb, warehouse } = await setup({ conversations: 2500, seed: 7 });
+    const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    const truth = sb.truth('demo');
+    expect(truth.length).toBe(2500);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(truth));
+    expect(analyticsRequests(sb)).toHaveLength(3);
+    expect(r.runs[0]).toMatchObject({ status: 'succeeded', pages: 3, requests: 3, upserted: 2500, quarantined: 0 });
+  });
+
+  it('a re-run with nothing new spends only the lookback pages and changes nothing', async () => {
+    const { sb, warehouse } = await setup({ conversations: 3000, seed: 8 });
+    await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    const before = analyticsRequests(sb).length;
+    const firstSeen = await scalar(warehouse, 'SELECT max(first_seen_at)::VARCHAR FROM conversations');
+    const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    expect(analyticsRequests(sb).length - before).toBe(1);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    expect(await scalar(warehouse, 'SELECT max(first_seen_at)::VARCHAR FROM conversations')).toBe(firstSeen);
+    expect(await scalar(warehouse, "SELECT count(*) FROM sync_runs WHERE status = 'succeeded'")).toBe(2n);
+  });
+
+  it('picks up late arrivals and later category fills inside the lookback', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
+    const { sb, warehouse } = await setup({ conversations: 1500, seed: 9, live: true, liveTurnsPerMinute: 10, clock });
+    const cfg = config(warehouse, sb.url);
+    await runSync(deps({ clock }), cfg, PIPELINES);
+    const t1 = clock.now();
+    const first = new Map(sb.truth('demo').map((t) => [`${t.id}|${t.timestamp}`, t]));
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows([...first.values()]));
+
+    clock.advance(4 * 3_600_000);
+    await runSync(deps({ clock }), cfg, PIPELINES);
+    const truth = sb.truth('demo');
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(truth));
+    // The situations this test is about really happened in the data:
+    const late = truth.filter((t) => !first.has(`${t.id}|${t.timestamp}`) && Date.parse(t.timestamp) < t1.getTime());
+    const recategorized = truth.filter((t) => first.get(`${t.id}|${t.timestamp}`)?.queryCategory === null && t.queryCategory !== null);
+    expect(late.length).toBeGreaterThan(0);
+    expect(recategorized.length).toBeGreaterThan(0);
+  });
+
+  it('a rejected stored cursor restarts the window: nothing lost, nothing duplicated', async () => {
+    const { sb, warehouse } = await setup({ conversations: 3500, seed: 10 });
+    // A budget of 2 requests stops the first run at a checkpoint in the middle of its window.
+    const stopped = await runSync(deps(), config(warehouse, sb.url, { rate: { limit: 2, windowMs: 3_600_000 }, maxWaitMs: 0 }), PIPELINES);
+    expect(stopped.exitCode).toBe(3);
+    expect(stopped.runs[0]).toMatchObject({ status: 'budget_exhausted', pages: 2 });
+    expect(await scalar(warehouse, 'SELECT cursor IS NOT NULL FROM sync_state')).toBe(true);
+    sb.expireCursors();
+    const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    expect(analyticsRequests(sb).filter((x) => x.status === 400)).toHaveLength(1);
+  });
+
+  it('loses nothing under 5xx, resets, truncated bodies, repeated and malformed records', async () => {
+    const { sb, warehouse } = await setup({
+      conversations: 6000, seed: 11, faultRate: 0.35, faults: ['http5xx', 'reset', 'truncate', 'repeat'], malformedRate: 0.01,
+    });
+    const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    const malformed = sb.malformed('demo').length;
+    expect(malformed).toBeGreaterThan(0);
+    expect(await scalar(warehouse, 'SELECT count(*) FROM quarantine')).toBe(BigInt(malformed));
+    const statuses = analyticsRequests(sb).map((x) => x.status);
+    expect(statuses.some((s) => s >= 500)).toBe(true);
+  });
+
+  it('waits for the window after a 429 and continues', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
+    const { sb, warehouse } = await setup({ conversations: 4000, seed: 12, rateLimit: { limit: 2, windowMs: 60_000 }, clock });
+    // The client believes it has plenty of budget; the server disagrees and answers 429.
+    const r = await runSync(deps({ clock }), config(warehouse, sb.url), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    expect(analyticsRequests(sb).some((x) => x.status === 429)).toBe(true);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+  });
+});
