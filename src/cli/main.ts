@@ -58,7 +58,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
 function report(err: unknown, stderr: NodeJS.WritableStream, secrets: string[]): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-    stderr.write(`docs-etl: ${err.message.replace(/^error: /, '')}\n`);
+    stderr.write(`docs-etl: ${err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
     return EXIT.usage;
   }
   const code = exitCodeFor(err);

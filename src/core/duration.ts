@@ -37,8 +37,9 @@ export function parseRateLimit(text: string): RateLimit {
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
-  if (s < 120) return `${s}s`;
+  if (s < 60 || (s < 120 && s % 60)) return `${s}s`;
   const m = Math.round(s / 60);
-  if (m < 120) return `${m}m`;
-  return `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ''}`;
+  if (m < 60 || (m < 120 && m % 60)) return `${m}m`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
 }

@@ -2,6 +2,7 @@
 // export part (src/sandbox/static-export/*); `docs-etl sandbox` maps its flags onto these.
 import type { Clock } from '../core/clock.js';
 import type { RateLimit } from '../core/duration.js';
+import type { Logger } from '../core/logger.js';
 
 /** The fixed key the sandbox accepts when none is given (shown in `docs-etl sandbox --help`). */
 export const DEMO_API_KEY = 'mint_sandbox_demo_key';
@@ -31,7 +32,7 @@ export interface SandboxOptions {
   /** Probability of a fault per request (analytics) among `faults`. */
   faultRate: number;
   faults: FaultKind[];
-  /** Fraction of history records that are malformed (persistently: the same records every read). */
+  /** Fraction of records (history and live) that are malformed (persistently: the same records every read, chosen by seed). */
   malformedRate: number;
   /** Added latency per request, ms. */
   latencyMs: number;
@@ -50,4 +51,6 @@ export interface SandboxOptions {
     damagedDownloads: number;
   };
   clock: Clock;
+  /** Optional: request lines (method, path, status; never the Authorization header) at debug level. */
+  logger?: Logger;
 }

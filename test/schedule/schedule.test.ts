@@ -13,6 +13,8 @@ let tmp: ReturnType<typeof tempDir> | undefined;
 afterEach(async () => {
   await sb?.close();
   tmp?.cleanup();
+  sb = undefined;
+  tmp = undefined;
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,6 +13,8 @@ let tmp: ReturnType<typeof tempDir> | undefined;
 afterEach(async () => {
   await sb?.close();
   tmp?.cleanup();
+  sb = undefined;
+  tmp = undefined;
 });
 
 /** Largest number of arrivals inside any window of `windowMs` (a window (t - w, t]). */

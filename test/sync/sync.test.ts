@@ -71,6 +71,7 @@ describe('sync', () => {
     const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
     const { sb, warehouse } = await setup({ conversations: 1500, seed: 9, live: true, liveTurnsPerMinute: 10, clock });
     const cfg = config(warehouse, sb.url);
+    clock.advance(3 * 3_600_000);
     await runSync(deps({ clock }), cfg, PIPELINES);
     const t1 = clock.now();
     const first = new Map(sb.truth('demo').map((t) => [`${t.id}|${t.timestamp}`, t]));
@@ -103,7 +104,7 @@ describe('sync', () => {
 
   it('loses nothing under 5xx, resets, truncated bodies, repeated and malformed records', async () => {
     const { sb, warehouse } = await setup({
-      conversations: 6000, seed: 11, faultRate: 0.35, faults: ['http5xx', 'reset', 'truncate', 'repeat'], malformedRate: 0.01,
+      conversations: 10_000, seed: 11, faultRate: 0.5, faults: ['http5xx', 'reset', 'truncate', 'repeat'], malformedRate: 0.01,
     });
     const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
     expect(r.exitCode).toBe(0);
@@ -111,15 +112,17 @@ describe('sync', () => {
     const malformed = sb.malformed('demo').length;
     expect(malformed).toBeGreaterThan(0);
     expect(await scalar(warehouse, 'SELECT count(*) FROM quarantine')).toBe(BigInt(malformed));
+    // The faults really happened: server errors and connections reset without a response.
     const statuses = analyticsRequests(sb).map((x) => x.status);
     expect(statuses.some((s) => s >= 500)).toBe(true);
+    expect(statuses.some((s) => s === 0)).toBe(true);
   });
 
   it('waits for the window after a 429 and continues', async () => {
     const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
     const { sb, warehouse } = await setup({ conversations: 4000, seed: 12, rateLimit: { limit: 2, windowMs: 60_000 }, clock });
     // The client believes it has plenty of budget; the server disagrees and answers 429.
-    const r = await runSync(deps({ clock }), config(warehouse, sb.url), PIPELINES);
+    const r = await runSync(deps({ clock }), config(warehouse, sb.url, { maxWaitMs: 10 * 60_000 }), PIPELINES);
     expect(r.exitCode).toBe(0);
     expect(analyticsRequests(sb).some((x) => x.status === 429)).toBe(true);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));

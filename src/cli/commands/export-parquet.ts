@@ -1,9 +1,52 @@
-import { Command } from 'commander';
+// `docs-etl export-parquet --out DIR`: the warehouse as a Hive-partitioned Parquet lake, rewriting
+// only the partitions that changed. The warehouse is opened read-only, so it works beside readers;
+// while a sync holds the write lock, openWarehouse's "in use" error is the answer (exit 1).
+import { Command, InvalidArgumentError } from 'commander';
+import { systemClock } from '../../core/clock.js';
+import { EXIT } from '../../core/errors.js';
+import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
+import { exportLake } from '../../export/export-lake.js';
+import { formatExportSummary } from '../../export/export-summary.js';
+import { openWarehouse } from '../../load/warehouse.js';
 import type { CommandFactory } from './index.js';
 
-// Placeholder until its issue lands; replaced by the real command.
+interface ExportFlags {
+  out: string;
+  warehouse?: string;
+  full?: boolean;
+  project?: string[];
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), nonBlank(value)];
+
+function nonBlank(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('must not be empty');
+  return value;
+}
+
 export const exportParquetCommand: CommandFactory = (ctx, setExitCode) =>
-  new Command('export-parquet').description('(not implemented yet)').action(() => {
-    ctx.stderr.write('docs-etl: export-parquet is not implemented yet\n');
-    setExitCode(1);
-  });
+  new Command('export-parquet')
+    .description('write the warehouse as a Parquet lake, Hive-partitioned by project and UTC day; only changed partitions are rewritten')
+    .requiredOption('--out <dir>', 'lake directory (created if missing)', nonBlank)
+    .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
+    .option('--full', 'rewrite every partition, not only the changed ones')
+    .option('--project <id>', 'only this project\'s partitions (repeatable; sync_runs and quarantine are always whole)', collect)
+    .addHelpText('after', `
+Layout: DIR/conversations/project_id=<p>/date=YYYY-MM-DD/part-0.parquet, the same for sources,
+DIR/sync_runs/part-0.parquet, DIR/quarantine/part-0.parquet, and DIR/_docs_etl/ (manifest, lock).
+Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
+Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
+    .action(async (flags: ExportFlags) => {
+      const path = flags.warehouse ?? ctx.env.DOCS_ETL_WAREHOUSE ?? DEFAULT_WAREHOUSE;
+      const wh = await openWarehouse(path, { readOnly: true });
+      try {
+        const summary = await exportLake(
+          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal },
+          { outDir: flags.out, full: Boolean(flags.full), projects: flags.project },
+        );
+        ctx.stdout.write(`${formatExportSummary(summary)}\n`);
+        setExitCode(EXIT.ok);
+      } finally {
+        wh.close();
+      }
+    });

@@ -1,9 +1,85 @@
-import { Command } from 'commander';
+// `docs-etl static-export`: start (or resume with --job) a static export job, wait for it, download
+// and verify the bundle, record it and its pages in the warehouse, optionally write Helm values.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { systemClock } from '../../core/clock.js';
+import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
+import { EXIT, UsageError } from '../../core/errors.js';
+import { durationArg, intArg } from '../options.js';
+import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
+import { parsePaths } from '../../static-export/inputs.js';
+import { progressLine } from '../../static-export/progress-line.js';
 import type { CommandFactory } from './index.js';
 
-// Placeholder until its issue lands; replaced by the real command.
+export const DEFAULT_API_BASE_URL = 'https://api.mintlify.com';
+export const DEFAULT_EXPORTS_DIR = 'state/exports';
+
+interface Flags {
+  domain?: string;
+  version?: string;
+  paths?: string[];
+  job?: string;
+  out: string;
+  warehouse: string;
+  valuesFile?: string;
+  timeout: number;
+  pollInterval: number;
+  keep: number;
+}
+
 export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
-  new Command('static-export').description('(not implemented yet)').action(() => {
-    ctx.stderr.write('docs-etl: static-export is not implemented yet\n');
-    setExitCode(1);
-  });
+  new Command('static-export')
+    .description('Export the documentation site as a static bundle: start a job, wait, download and verify the bundle, record its pages')
+    .addOption(new Option('--domain <host>', 'hostname of the deployment, e.g. docs.example.com (no protocol or path)'))
+    .addOption(new Option('--version <label>', 'version label of the export (default: the latest published version)'))
+    .addOption(new Option('--paths <list>', 'only these page paths, comma-separated, e.g. index,guides/start').argParser(parsePathsArg))
+    .addOption(new Option('--job <id>', 'resume an existing job (se_…): fresh link, download, record'))
+    .addOption(new Option('--out <dir>', 'bundles go to DIR/<domain>/<jobId>/bundle.tar.gz').default(DEFAULT_EXPORTS_DIR))
+    .addOption(new Option('--warehouse <path>', 'DuckDB warehouse file').default(DEFAULT_WAREHOUSE))
+    .addOption(new Option('--values-file <file>', 'write self-hosted Helm values (staticExport.*) with the presigned bundle link'))
+    .addOption(new Option('--timeout <duration>', 'give up waiting after this long (the job keeps running; resume with --job)')
+      .default(30 * 60_000, '30m').argParser(durationArg))
+    .addOption(new Option('--poll-interval <duration>', 'time between status checks').default(5_000, '5s').argParser(durationArg))
+    .addOption(new Option('--keep <n>', 'exports kept per domain; older job directories are deleted').default(5).argParser(intArg(1, 10_000)))
+    .addHelpText('after', `
+Environment:
+  DOCS_API_KEY       admin API key (required; never written to logs, files or the warehouse)
+  DOCS_API_BASE_URL  API base URL (default ${DEFAULT_API_BASE_URL})
+  LOG_LEVEL          pino level for the JSON logs on stderr (default info)
+
+Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message names the job to resume); 2 bad usage.`)
+    .action(async (flags: Flags) => {
+      const apiKey = ctx.env.DOCS_API_KEY?.trim();
+      if (!apiKey) throw new UsageError('DOCS_API_KEY is not set: export the admin API key (mint_…) to use static-export');
+      const baseUrl = ctx.env.DOCS_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL;
+      if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
+      const result = await runStaticExport({
+        domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
+        outDir: flags.out, warehousePath: flags.warehouse, valuesFile: flags.valuesFile,
+        timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep,
+      }, {
+        baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),
+      });
+      ctx.stdout.write(summary(result));
+      setExitCode(EXIT.ok);
+    });
+
+function parsePathsArg(value: string): string[] {
+  try {
+    return parsePaths(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+export function summary(r: StaticExportResult): string {
+  const lines = [
+    `static export ${r.jobId} of ${r.domain}${r.version ? ` (version ${r.version})` : ''}: completed`,
+    `  pages:   ${r.pages}`,
+    `  size:    ${r.sizeBytes} bytes`,
+    `  sha256:  ${r.sha256}`,
+    `  archive: ${r.archivePath}`,
+  ];
+  if (r.valuesFile) lines.push(`  values:  ${r.valuesFile} (bundleUrl expires at ${r.bundleExpiresAt})`);
+  if (r.removedExports.length) lines.push(`  removed: ${r.removedExports.length} older export(s)`);
+  return `${lines.join('\n')}\n`;
+}

@@ -68,7 +68,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
             turns: p.turns,
             high_water: p.high_water,
             open_window: p.window_to ? `${p.window_from ?? 'beginning'} → ${p.window_to} (${p.window_pages} pages)` : '',
-            last_run: p.last_status ? `${p.last_status} at ${p.last_started_at}` : '',
+            last_run: p.last_status ? `${p.last_status} at ${(p.last_started_at as Date).toISOString()}` : '',
             budget_used: `${usage.used}/${usage.limit} per ${formatDuration(usage.windowMs)}`,
             quarantined: p.quarantined,
           };

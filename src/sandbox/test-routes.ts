@@ -1,0 +1,59 @@
+// TEST-ONLY control routes under /__sandbox/, for subprocess tests that cannot call the Sandbox
+// object. No auth, so they answer loopback clients only (others get 404). Never expose a
+// sandbox beyond loopback with these on a shared network.
+//   GET  /__sandbox/truth?projectId=X   → {turns, malformed}
+//   GET  /__sandbox/requests?key=K      → {requests: [{at, status, path}]}  (K is not logged)
+//   POST /__sandbox/expire-cursors      → {ok: true}
+//   POST /__sandbox/configure  {faultRate?, faults?, latencyMs?, rateLimit?, malformedRate?, cursorTtlMs?, live?}
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { AnalyticsTwin } from './analytics-twin.js';
+import { FAULT_KINDS } from './faults.js';
+import { BadRequest, isLoopback, readJsonBody, sendError, sendJson } from './http-io.js';
+
+const configurePatchSchema = z.strictObject({
+  faultRate: z.number().min(0).max(1).optional(),
+  faults: z.array(z.enum(FAULT_KINDS as [string, ...string[]])).optional(),
+  latencyMs: z.number().int().min(0).optional(),
+  rateLimit: z.object({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }).nullable().optional(),
+  malformedRate: z.number().min(0).max(1).optional(),
+  cursorTtlMs: z.number().int().min(0).nullable().optional(),
+  live: z.boolean().optional(),
+});
+
+export async function handleTestRoute(twin: AnalyticsTwin, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (!isLoopback(req.socket.remoteAddress)) return sendError(res, 404, 'Not found');
+  const route = `${req.method} ${url.pathname}`;
+  switch (route) {
+    case 'GET /__sandbox/truth': {
+      const projectId = url.searchParams.get('projectId') ?? '';
+      if (!twin.hasProject(projectId)) return sendError(res, 404, 'Project not found');
+      return sendJson(res, 200, { turns: twin.truth(projectId), malformed: twin.malformed(projectId) });
+    }
+    case 'GET /__sandbox/requests':
+      return sendJson(res, 200, { requests: twin.log.list(url.searchParams.get('key') ?? '') });
+    case 'POST /__sandbox/expire-cursors':
+      twin.cursors.expireAll();
+      return sendJson(res, 200, { ok: true });
+    case 'POST /__sandbox/configure': {
+      let body: unknown;
+      try {
+        body = await readJsonBody(req);
+      } catch (err) {
+        if (err instanceof BadRequest) return sendError(res, 400, err.message);
+        throw err;
+      }
+      const parsed = configurePatchSchema.safeParse(body);
+      if (!parsed.success) {
+        return sendJson(res, 400, {
+          error: 'Invalid configuration patch',
+          details: parsed.error.issues.map((i) => ({ message: `${i.path.join('.') || '(body)'}: ${i.message}` })),
+        });
+      }
+      twin.configure(parsed.data as Parameters<AnalyticsTwin['configure']>[0]);
+      return sendJson(res, 200, { ok: true });
+    }
+    default:
+      return sendError(res, 404, 'Not found');
+  }
+}

@@ -1,0 +1,92 @@
+// Warehouse writes of the static export. The warehouse is opened for each write and closed right
+// after, so a long poll does not hold DuckDB's single-writer lock away from `sync`.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Clock } from '../core/clock.js';
+import type { StaticExportJob } from '../contracts/static-export.js';
+import { openWarehouse, inTransaction } from '../load/warehouse.js';
+import { sqlFile } from '../load/sql-files.js';
+import type { ArchivePage } from './archive.js';
+
+export interface JobContext {
+  domain: string;
+  version: string | null;
+}
+
+export interface VerifiedBundle {
+  sizeBytes: number;
+  sha256: string;
+  archivePath: string;
+  linkExpiresAt: string;
+}
+
+export interface ExportRecord {
+  job: StaticExportJob;
+  context: JobContext;
+  bundle: VerifiedBundle;
+  pages: ArchivePage[];
+  /** Archive paths deleted by retention: their rows get archive_path NULL. */
+  removedArchives: string[];
+}
+
+export interface Recorder {
+  /** Domain and version of a job recorded earlier (for `--job`), or null. */
+  lookup(jobId: string): Promise<JobContext | null>;
+  /** Upserts the job's status fields; archive fields are kept. */
+  recordJob(job: StaticExportJob, context: JobContext): Promise<void>;
+  /** The finished export in ONE transaction: job row, page inventory replaced, retention applied. */
+  recordExport(rec: ExportRecord): Promise<void>;
+}
+
+export function warehouseRecorder(warehousePath: string, clock: Clock): Recorder {
+  async function withConn<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const wh = await openWarehouse(warehousePath);
+    try {
+      return await fn(wh.conn);
+    } finally {
+      wh.close();
+    }
+  }
+
+  return {
+    lookup: (jobId) => withConn(async (conn) => {
+      const rows = (await conn.runAndReadAll('SELECT domain, version FROM static_export_jobs WHERE job_id = $job_id', { job_id: jobId }))
+        .getRowObjectsJS();
+      const r = rows[0];
+      return r ? { domain: String(r.domain), version: r.version === null ? null : String(r.version) } : null;
+    }),
+    recordJob: (job, context) => withConn((conn) => upsertJob(conn, job, context, null, clock.now())),
+    recordExport: (rec) => withConn((conn) => inTransaction(conn, async () => {
+      await upsertJob(conn, rec.job, rec.context, rec.bundle, clock.now());
+      await conn.run('DELETE FROM site_pages WHERE job_id = $job_id', { job_id: rec.job.jobId });
+      await conn.run(sqlFile('static-export/insert-site-pages.sql'), {
+        job_id: rec.job.jobId, domain: rec.context.domain, pages: JSON.stringify(rec.pages),
+      });
+      for (const removed of rec.removedArchives) {
+        await conn.run('UPDATE static_export_jobs SET archive_path = NULL WHERE starts_with(archive_path, $dir)', { dir: `${removed}/` });
+      }
+    })),
+  };
+}
+
+async function upsertJob(
+  conn: DuckDBConnection, job: StaticExportJob, context: JobContext, bundle: VerifiedBundle | null, now: Date,
+): Promise<void> {
+  const finished = job.status === 'completed' || job.status === 'failed';
+  await conn.run(sqlFile('static-export/upsert-job.sql'), {
+    job_id: job.jobId,
+    domain: context.domain,
+    version: context.version,
+    status: job.status,
+    progress: job.progress,
+    page_count: job.pageCount,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    finished_at: finished ? job.updatedAt : null,
+    error: job.status === 'failed' ? (job.error ?? 'failed (no error text)') : null,
+    size_bytes: bundle?.sizeBytes ?? null,
+    sha256: bundle?.sha256 ?? null,
+    archive_path: bundle?.archivePath ?? null,
+    bundle_expires_at: bundle?.linkExpiresAt ?? null,
+    now: now.toISOString(),
+  });
+}

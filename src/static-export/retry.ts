@@ -1,0 +1,47 @@
+// Bounded exponential backoff with jitter for the static export calls (5xx, 429, network errors,
+// unreadable bodies). After the last attempt the RetriableError surfaces to the caller.
+import type { Clock } from '../core/clock.js';
+import { RetriableError, StoppedError } from '../core/errors.js';
+
+export interface RetryPolicy {
+  /** Total tries, the first included. */
+  attempts: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseMs: 500, maxMs: 30_000 };
+
+/** Half the capped exponential delay plus up to half again at random ("equal jitter"). */
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
+  return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+export interface RetryContext {
+  policy: RetryPolicy;
+  clock: Clock;
+  signal?: AbortSignal;
+  random?: () => number;
+  onRetry?: (err: RetriableError, delayMs: number, attempt: number) => void;
+}
+
+export async function withRetries<T>(fn: () => Promise<T>, ctx: RetryContext): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof RetriableError) || attempt + 1 >= ctx.policy.attempts) throw err;
+      const delay = Math.max(err.retryAfterMs ?? 0, backoffDelay(ctx.policy, attempt, ctx.random));
+      ctx.onRetry?.(err, delay, attempt + 1);
+      await sleepOrStop(ctx.clock, delay, ctx.signal);
+    }
+  }
+}
+
+/** Sleeps on the injected clock; an abort (SIGTERM/SIGINT) ends the wait with StoppedError. */
+export async function sleepOrStop(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new StoppedError('stopped');
+  await clock.sleep(ms, signal);
+  if (signal?.aborted) throw new StoppedError('stopped');
+}

@@ -1,0 +1,55 @@
+// The test-only /__sandbox/* routes (for subprocess tests) mirror the Sandbox object.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
+import { assistantPath, call, sandboxWith } from './helpers.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandboxWith({ conversations: 200, malformedRate: 0.05, apiKeys: [DEMO_API_KEY, 'mint_fresh'] });
+});
+afterAll(() => sb.close());
+
+describe('/__sandbox routes', () => {
+  it('GET truth returns the turns and malformed records, unauthenticated', async () => {
+    const r = await call(sb, '/__sandbox/truth?projectId=demo', { key: null });
+    expect(r.status).toBe(200);
+    expect(r.json.turns).toEqual(JSON.parse(JSON.stringify(sb.truth('demo'))));
+    expect(r.json.malformed).toEqual(sb.malformed('demo'));
+    expect(r.json.malformed.length).toBeGreaterThan(0);
+    expect((await call(sb, '/__sandbox/truth?projectId=nope', { key: null })).status).toBe(404);
+  });
+
+  it('GET requests lists a key\'s requests', async () => {
+    await call(sb, assistantPath('demo', { limit: 1 }), { key: 'mint_probe' });
+    const r = await call(sb, '/__sandbox/requests?key=mint_probe', { key: null });
+    expect(r.json.requests).toEqual([{ at: expect.any(Number), status: 401, path: '/v1/analytics/demo/assistant' }]);
+  });
+
+  it('POST expire-cursors makes an issued cursor a 400', async () => {
+    const cursor = (await call(sb, assistantPath('demo', { limit: 5 }))).json.nextCursor as string;
+    expect((await call(sb, assistantPath('demo', { limit: 5, cursor }))).status).toBe(200);
+    expect((await call(sb, '/__sandbox/expire-cursors', { method: 'POST', key: null })).status).toBe(200);
+    expect((await call(sb, assistantPath('demo', { limit: 5, cursor }))).status).toBe(400);
+  });
+
+  it('POST configure applies a patch and validates it', async () => {
+    const ok = await call(sb, '/__sandbox/configure', { method: 'POST', key: null, body: { rateLimit: { limit: 1, windowMs: 60_000 } } });
+    expect(ok.status).toBe(200);
+    // a key that made no request yet (earlier arrivals of the demo key count in the window too)
+    expect((await call(sb, assistantPath('demo'), { key: 'mint_fresh' })).status).toBe(200);
+    expect((await call(sb, assistantPath('demo'), { key: 'mint_fresh' })).status).toBe(429);
+    expect((await call(sb, assistantPath('demo'))).status).toBe(429);
+    await call(sb, '/__sandbox/configure', { method: 'POST', key: null, body: { rateLimit: null, faultRate: 1, faults: ['http5xx'] } });
+    expect((await call(sb, assistantPath('demo'))).status).toBeGreaterThanOrEqual(500);
+    await call(sb, '/__sandbox/configure', { method: 'POST', key: null, body: { faultRate: 0 } });
+    expect((await call(sb, assistantPath('demo'))).status).toBe(200);
+
+    const bad = await call(sb, '/__sandbox/configure', { method: 'POST', key: null, body: { faultRate: 2, faults: ['boom'], port: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.details.length).toBe(3);
+  });
+
+  it('exposes the static export handler', () => {
+    expect(typeof sb.staticExport.handle).toBe('function');
+  });
+});

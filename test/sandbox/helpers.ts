@@ -1,0 +1,88 @@
+// Shared helpers of the sandbox tests: a controllable clock and small HTTP helpers (real HTTP).
+import type { Clock } from '../../src/core/clock.js';
+import { normalizeOffset } from '../../src/contracts/analytics.js';
+import {
+  DEMO_API_KEY, defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions,
+} from '../../src/sandbox/index.js';
+
+/** A fixed start instant for deterministic data: 2026-03-15T12:00:00Z. */
+export const START = Date.UTC(2026, 2, 15, 12, 0, 0);
+
+/** now() is settable; sleep() resolves at once (latency never slows tests down). */
+export class FakeClock implements Clock {
+  constructor(public ms = START) {}
+  now(): Date {
+    return new Date(this.ms);
+  }
+  sleep(): Promise<void> {
+    return Promise.resolve();
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export function sandboxWith(overrides: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  return startSandbox(defaultSandboxOptions({ clock: new FakeClock(), conversations: 600, ...overrides }));
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed body (undefined when it is not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export async function call(
+  sb: Sandbox, path: string, o: { key?: string | null; method?: string; body?: unknown } = {},
+): Promise<Reply> {
+  const key = o.key === undefined ? DEMO_API_KEY : o.key;
+  const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${sb.url}${path}`, {
+    method: o.method ?? 'GET', headers, body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export function assistantPath(projectId: string, params: Record<string, string | number> = {}): string {
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  return `/v1/analytics/${encodeURIComponent(projectId)}/assistant${qs ? `?${qs}` : ''}`;
+}
+
+/** Follows nextCursor while hasMore; returns every served record and the page count. */
+export async function readAll(
+  sb: Sandbox, projectId = 'demo', params: Record<string, string | number> = {}, between?: () => void,
+): Promise<{ records: Record<string, unknown>[]; pages: number }> {
+  const records: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const r = await call(sb, assistantPath(projectId, { limit: 1000, ...params, ...(cursor ? { cursor } : {}) }));
+    if (r.status !== 200) throw new Error(`page ${pages + 1}: HTTP ${r.status} ${r.text}`);
+    records.push(...r.json.conversations);
+    pages++;
+    if (r.json.hasMore !== (r.json.nextCursor !== null)) throw new Error('hasMore and nextCursor disagree');
+    cursor = r.json.nextCursor;
+    between?.();
+  } while (cursor);
+  return { records, pages };
+}
+
+export function instantOf(timestamp: unknown): number {
+  return Date.parse(normalizeOffset(String(timestamp)));
+}
+
+/** A turn's identity: conversation id + the instant of its timestamp. */
+export function turnKey(t: { id?: unknown; timestamp?: unknown }): string {
+  return `${String(t.id)}@${instantOf(t.timestamp)}`;
+}
