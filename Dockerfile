@@ -34,4 +34,4 @@ VOLUME /app/state
 # running right now. Until the first run has finished it reports unhealthy: start with --run-now.
 HEALTHCHECK --interval=5m --timeout=30s --start-period=2m --retries=3 CMD ["docs-etl", "status", "--check"]
 ENTRYPOINT ["docs-etl"]
-CMD ["schedule"]
+CMD ["schedule", "--run-now"]

@@ -101,13 +101,17 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
   };
 }
 
-/** When a slot stops counting: a dead process's in-flight slot counts as ending when it was taken + window. */
+/** When a slot stops counting: its response's end; in flight counts as ending now. */
 function endOf(e: LogEntry, now: number): number {
-  if (e.end !== null) return e.end;
-  return pidAlive(e.pid) ? now : e.start;
+  return e.end ?? now;
 }
 
+/**
+ * Drops slots that no longer count. A slot left open by a process that died (SIGKILL) is closed
+ * at the moment its death is first seen: its request reached the server before then, if at all.
+ */
 function prune(state: LogState, now: number, windowMs: number): void {
+  for (const e of state.entries) if (e.end === null && !pidAlive(e.pid)) e.end = now;
   state.entries = state.entries.filter((e) => endOf(e, now) + windowMs + MARGIN_MS > now);
 }
 

@@ -37,16 +37,23 @@ export interface Recorder {
   recordExport(rec: ExportRecord): Promise<void>;
 }
 
+/** Runs `fn` with a connection to a migrated warehouse. */
+export type ConnectionProvider = <T>(fn: (conn: DuckDBConnection) => Promise<T>) => Promise<T>;
+
+/** Opens the warehouse file for each write and closes it right after. */
 export function warehouseRecorder(warehousePath: string, clock: Clock): Recorder {
-  async function withConn<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  return recorderOn(async (fn) => {
     const wh = await openWarehouse(warehousePath);
     try {
       return await fn(wh.conn);
     } finally {
       wh.close();
     }
-  }
+  }, clock);
+}
 
+/** For a process that already holds the warehouse open (e.g. the scheduler): writes on its connection. */
+export function recorderOn(withConn: ConnectionProvider, clock: Clock): Recorder {
   return {
     lookup: (jobId) => withConn(async (conn) => {
       const rows = (await conn.runAndReadAll('SELECT domain, version FROM static_export_jobs WHERE job_id = $job_id', { job_id: jobId }))

@@ -52,6 +52,8 @@ export interface StaticExportDeps {
   random?: () => number;
   downloadAttempts?: number;
   dispatcher?: Dispatcher;
+  /** Warehouse writes; default: open `warehousePath` for each write (see record.ts, recorderOn). */
+  recorder?: Recorder;
 }
 
 export interface StaticExportResult {
@@ -71,7 +73,7 @@ export interface StaticExportResult {
 export async function runStaticExport(req: StaticExportRequest, deps: StaticExportDeps): Promise<StaticExportResult> {
   const { clock, logger, signal } = deps;
   const retry = deps.retry ?? DEFAULT_RETRY;
-  const recorder = warehouseRecorder(req.warehousePath, clock);
+  const recorder = deps.recorder ?? warehouseRecorder(req.warehousePath, clock);
   const api = createStaticExportApi({
     baseUrl: deps.baseUrl, apiKey: deps.apiKey, clock, logger, signal, retry, random: deps.random, dispatcher: deps.dispatcher,
   });
@@ -188,6 +190,7 @@ async function recordTolerantly(recorder: Recorder, job: StaticExportJob, contex
 /** Errors before a job exists: retries ran out → one clear line. */
 function beforeJob(err: unknown): unknown {
   if (err instanceof RetriableError) return new FatalError(`the static export API did not answer usefully after retries: ${err.message}`);
+  if (err instanceof StoppedError) return new StoppedError('stopped before a static export job was started');
   return err;
 }
 

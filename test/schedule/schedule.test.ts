@@ -36,7 +36,8 @@ describe('docs-etl schedule', () => {
     sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 1500, seed: 41, latencyMs: 700 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
-    const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    const lake = join(tmp.dir, 'lake');
+    const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--lake', lake], env);
     await sleep(6000);
     const t = Date.now();
     child.kill('SIGTERM');
@@ -49,6 +50,15 @@ describe('docs-etl schedule', () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.s).toBeGreaterThanOrEqual(rows[i - 1]!.f);
     expect(rows.slice(0, -1).every((x) => x.status === 'succeeded')).toBe(true);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    // Each tick also brought the Parquet lake up to date.
+    expect(r.stdout).toMatch(/lake .*partition\(s\) written/);
+    const mem = await openWarehouse(':memory:');
+    try {
+      const n = await mem.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${lake}/conversations/**/*.parquet', hive_partitioning = true)`);
+      expect(n.getRows()[0]![0]).toBe(1500n);
+    } finally {
+      mem.close();
+    }
   }, 30_000);
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {

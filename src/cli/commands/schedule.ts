@@ -2,6 +2,9 @@ import { Command } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { systemClock } from '../../core/clock.js';
 import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
+import { exportLake } from '../../export/export-lake.js';
+import { formatExportSummary } from '../../export/export-summary.js';
+import { openWarehouse } from '../../load/warehouse.js';
 import { runSync } from '../../run/sync.js';
 import { checkCron, checkTimezone, runScheduler, type ScheduledJob } from '../../schedule/scheduler.js';
 import { formatRunLine } from '../format.js';
@@ -12,6 +15,7 @@ interface ScheduleFlags extends SyncFlags {
   cron: string;
   timezone?: string;
   runNow?: boolean;
+  lake?: string;
 }
 
 export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
@@ -20,6 +24,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--cron <expr>', 'cron expression (5 fields, or 6 with seconds); default DOCS_ETL_CRON or "0 2 * * *"')
     .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
     .option('--run-now', 'also run once at start')
+    .option('--lake <dir>', 'after each sync, export the Parquet lake (incremental) into DIR')
     .addHelpText('after', '\nA tick that comes while a run is still going is skipped and logged. Exit code 3 (budget) is a normal tick outcome.')
     .action(async (flags: ScheduleFlags) => {
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
@@ -32,6 +37,16 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
         run: async (signal) => {
           const r = await runSync({ clock: systemClock, logger: ctx.logger, signal }, cfg, PIPELINES);
           for (const run of r.runs) ctx.stdout.write(`${new Date().toISOString()} ${formatRunLine(run)}\n`);
+          // The lake follows the warehouse after every tick that got data in (budget stops included).
+          if (flags.lake && r.exitCode !== 1 && !signal.aborted) {
+            const wh = await openWarehouse(cfg.warehouse, { readOnly: true });
+            try {
+              const summary = await exportLake({ conn: wh.conn, logger: ctx.logger, clock: systemClock, signal }, { outDir: flags.lake });
+              ctx.stdout.write(`${new Date().toISOString()} ${formatExportSummary(summary)}\n`);
+            } finally {
+              wh.close();
+            }
+          }
           return r.exitCode;
         },
       }];

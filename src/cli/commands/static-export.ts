@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
-import { EXIT, UsageError } from '../../core/errors.js';
+import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
 import { durationArg, intArg } from '../options.js';
 import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
 import { parsePaths } from '../../static-export/inputs.js';
@@ -19,7 +19,7 @@ interface Flags {
   paths?: string[];
   job?: string;
   out: string;
-  warehouse: string;
+  warehouse?: string;
   valuesFile?: string;
   timeout: number;
   pollInterval: number;
@@ -34,7 +34,7 @@ export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
     .addOption(new Option('--paths <list>', 'only these page paths, comma-separated, e.g. index,guides/start').argParser(parsePathsArg))
     .addOption(new Option('--job <id>', 'resume an existing job (se_…): fresh link, download, record'))
     .addOption(new Option('--out <dir>', 'bundles go to DIR/<domain>/<jobId>/bundle.tar.gz').default(DEFAULT_EXPORTS_DIR))
-    .addOption(new Option('--warehouse <path>', 'DuckDB warehouse file').default(DEFAULT_WAREHOUSE))
+    .addOption(new Option('--warehouse <path>', `DuckDB warehouse file (default DOCS_ETL_WAREHOUSE or ${DEFAULT_WAREHOUSE})`))
     .addOption(new Option('--values-file <file>', 'write self-hosted Helm values (staticExport.*) with the presigned bundle link'))
     .addOption(new Option('--timeout <duration>', 'give up waiting after this long (the job keeps running; resume with --job)')
       .default(30 * 60_000, '30m').argParser(durationArg))
@@ -44,6 +44,7 @@ export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
 Environment:
   DOCS_API_KEY       admin API key (required; never written to logs, files or the warehouse)
   DOCS_API_BASE_URL  API base URL (default ${DEFAULT_API_BASE_URL})
+  DOCS_ETL_WAREHOUSE default warehouse path
   LOG_LEVEL          pino level for the JSON logs on stderr (default info)
 
 Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message names the job to resume); 2 bad usage.`)
@@ -54,10 +55,13 @@ Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message 
       if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
       const result = await runStaticExport({
         domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
-        outDir: flags.out, warehousePath: flags.warehouse, valuesFile: flags.valuesFile,
+        outDir: flags.out, warehousePath: flags.warehouse ?? ctx.env.DOCS_ETL_WAREHOUSE ?? DEFAULT_WAREHOUSE, valuesFile: flags.valuesFile,
         timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep,
       }, {
         baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),
+      }).catch((err: unknown) => {
+        // Interrupted means not exported: exit 1, so `static-export … && helm upgrade …` stops too.
+        throw err instanceof StoppedError ? new FatalError(err.message) : err;
       });
       ctx.stdout.write(summary(result));
       setExitCode(EXIT.ok);

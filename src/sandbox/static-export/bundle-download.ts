@@ -3,7 +3,6 @@
 // expired link gives 403 with an XML error document. Damaged downloads are served on demand.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkLink } from './presign.js';
-import { sendS3Error } from './http-io.js';
 
 /** truncate: a short but self-consistent body; corrupt: flipped bytes, right size; reset: the
  *  connection drops mid-body; alternate: truncate, corrupt, truncate, … */
@@ -66,4 +65,12 @@ export function serveBundle(req: IncomingMessage, res: ServerResponse, url: URL,
     return;
   }
   res.end(archive);
+}
+
+/** S3 error document (`<Error><Code>…</Code><Message>…</Message></Error>`). */
+function sendS3Error(res: ServerResponse, status: number, code: string, message: string, resource: string): void {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>` +
+    `<Resource>${resource}</Resource><RequestId>SANDBOX</RequestId></Error>`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(xml) });
+  res.end(xml);
 }

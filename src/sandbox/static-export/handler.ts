@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { SandboxOptions } from '../options.js';
 import { startJobRequestSchema } from '../../contracts/static-export.js';
-import { bearer, readJson, sendError, sendJson } from './http-io.js';
+import { BadRequest, bearerToken, readJsonBody, sendError, sendJson } from '../http-io.js';
 import { jobView, type JobRecord } from './job-status.js';
 import { sitePages } from './site.js';
 import { renderSite } from './render.js';
@@ -79,7 +79,7 @@ export function createStaticExportHandler(opts: SandboxOptions, baseUrl: () => s
 
   /** The caller's organization, or null when a response (401/403) was sent. */
   function authorize(req: IncomingMessage, res: ServerResponse): string | null {
-    const key = bearer(req);
+    const key = bearerToken(req);
     if (key && opts.apiKeys.includes(key)) return key;
     if (key && opts.nonEnterpriseKeys.includes(key)) sendError(res, 403, MESSAGES.notEnterprise);
     else sendError(res, 401, MESSAGES.auth);
@@ -87,10 +87,16 @@ export function createStaticExportHandler(opts: SandboxOptions, baseUrl: () => s
   }
 
   async function startJob(req: IncomingMessage, res: ServerResponse, owner: string): Promise<void> {
-    const body = await readJson(req);
-    const parsed = body.ok ? startJobRequestSchema.safeParse(body.value) : null;
-    if (!parsed?.success) {
-      const why = parsed ? parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') : 'not JSON';
+    let body: unknown;
+    try {
+      body = await readJsonBody(req);
+    } catch (err) {
+      if (err instanceof BadRequest) return sendError(res, 400, `${MESSAGES.invalid} (${err.message})`);
+      throw err;
+    }
+    const parsed = startJobRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       return sendError(res, 400, `${MESSAGES.invalid} (${why})`);
     }
     const { domain, version, paths } = parsed.data;

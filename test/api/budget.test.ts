@@ -1,0 +1,64 @@
+// The persisted rate budget, on a real request-log file in a temp dir, with a hand-moved clock.
+import { writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBudget } from '../../src/api/budget.js';
+import { RequestLog } from '../../src/api/request-log.js';
+import { BudgetExhaustedError } from '../../src/core/errors.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { tempDir } from '../helpers/tmp.js';
+
+let tmp: ReturnType<typeof tempDir>;
+afterEach(() => tmp.cleanup());
+
+function setup(limit: number, windowMs: number, maxWaitMs = 0) {
+  tmp = tempDir();
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+  const log = new RequestLog(tmp.dir, 'org_test');
+  return { clock, log, budget: createBudget({ log, rate: { limit, windowMs }, clock, maxWaitMs }) };
+}
+
+describe('rate budget', () => {
+  it('gives out at most `limit` slots, then stops with BudgetExhaustedError when waiting is not allowed', async () => {
+    const { budget } = setup(3, 60_000);
+    for (let i = 0; i < 3; i++) await (await budget.acquire()).release();
+    await expect(budget.acquire()).rejects.toBeInstanceOf(BudgetExhaustedError);
+    expect(budget.usage()).toMatchObject({ used: 3, limit: 3 });
+  });
+
+  it('a slot frees one window after its response ended, not after it started', async () => {
+    const { budget, clock } = setup(1, 10_000, 60_000);
+    const slot = await budget.acquire();
+    clock.advance(4_000); // a slow response
+    await slot.release();
+    const t = clock.now().getTime();
+    await (await budget.acquire()).release(); // waits (the fake clock sleeps forward)
+    expect(clock.now().getTime() - t).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('is shared through the file: a second budget on the same log sees the first one\'s slots', async () => {
+    const { budget, log, clock } = setup(2, 60_000);
+    await (await budget.acquire()).release();
+    await (await budget.acquire()).release();
+    const other = createBudget({ log: new RequestLog(tmp.dir, 'org_test'), rate: { limit: 2, windowMs: 60_000 }, clock, maxWaitMs: 0 });
+    await expect(other.acquire()).rejects.toBeInstanceOf(BudgetExhaustedError);
+    expect(log.readUnlocked().entries).toHaveLength(2);
+  });
+
+  it('closes the open slot of a process that died at the moment its death is seen', async () => {
+    const { budget, log, clock } = setup(1, 10_000, 60_000);
+    const deadPid = 2 ** 22 + 12345; // above pid_max: never a live process
+    writeFileSync(log.file, JSON.stringify({ entries: [{ id: 'x', start: clock.now().getTime() - 5_000, end: null, pid: deadPid }], blockedUntil: 0 }));
+    const t = clock.now().getTime();
+    await (await budget.acquire()).release();
+    expect(clock.now().getTime() - t).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('waits for a 429 block and reads a damaged log as empty', async () => {
+    const { budget, log, clock } = setup(5, 10_000, 60_000);
+    writeFileSync(log.file, '{"entries": [ garbage');
+    await budget.block(clock.now().getTime() + 30_000);
+    const t = clock.now().getTime();
+    await (await budget.acquire()).release();
+    expect(clock.now().getTime() - t).toBeGreaterThanOrEqual(30_000);
+  });
+});
