@@ -16,7 +16,7 @@ CREATE TABLE static_export_jobs (
   size_bytes        BIGINT,                 -- of the verified bundle
   sha256            VARCHAR,                -- hex sha256 of the verified bundle
   archive_path      VARCHAR,                -- where it is stored; NULL once retention removed it
-  bundle_expires_at TIMESTAMPTZ,            -- expiry of the last presigned link used
+  bundle_expires_at TIMESTAMPTZ,            -- expiry of the last presigned link (the values file's, if written)
   recorded_at       TIMESTAMPTZ NOT NULL    -- last write by docs-etl
 );
 

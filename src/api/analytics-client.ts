@@ -78,7 +78,8 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
             headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json' },
             timeoutMs: deps.timeoutMs,
             dispatcher: deps.dispatcher,
-            signal,
+            // No abort signal here: a request that left is paid for in budget, so a stop request
+            // lets it finish and commit; stops take effect in budget waits and between pages.
           });
         } finally {
           await slot.release();

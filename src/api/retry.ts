@@ -1,34 +1,48 @@
-// Bounded exponential backoff with full jitter for retriable failures (5xx, resets, timeouts,
-// truncated bodies). The caller's checkpoint stays; after the last attempt the error surfaces.
+// Bounded exponential backoff with jitter for retriable failures (5xx, 429 on static export,
+// resets, timeouts, truncated bodies), shared by the analytics client and the static export
+// pipeline. The caller's checkpoint stays; after the last attempt the RetriableError surfaces.
 import type { Clock } from '../core/clock.js';
 import { RetriableError, StoppedError } from '../core/errors.js';
 
 export interface RetryPolicy {
-  attempts: number;   // total tries, first included
+  /** Total tries, the first included. */
+  attempts: number;
   baseMs: number;
   maxMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseMs: 500, maxMs: 30_000 };
 
+/** Half the capped exponential delay plus up to half again at random ("equal jitter"). */
 export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
   const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
   return Math.round(cap / 2 + (random() * cap) / 2);
 }
 
-export async function withRetries<T>(
-  fn: (attempt: number) => Promise<T>,
-  opts: { policy: RetryPolicy; clock: Clock; signal?: AbortSignal; onRetry?: (err: RetriableError, delayMs: number, attempt: number) => void },
-): Promise<T> {
+export interface RetryContext {
+  policy: RetryPolicy;
+  clock: Clock;
+  signal?: AbortSignal;
+  random?: () => number;
+  onRetry?: (err: RetriableError, delayMs: number, attempt: number) => void;
+}
+
+export async function withRetries<T>(fn: (attempt: number) => Promise<T>, ctx: RetryContext): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn(attempt);
     } catch (err) {
-      if (!(err instanceof RetriableError) || attempt + 1 >= opts.policy.attempts) throw err;
-      const delay = Math.max(err.retryAfterMs ?? 0, backoffMs(opts.policy, attempt));
-      opts.onRetry?.(err, delay, attempt + 1);
-      await opts.clock.sleep(delay, opts.signal);
-      if (opts.signal?.aborted) throw new StoppedError('stopped while waiting to retry');
+      if (!(err instanceof RetriableError) || attempt + 1 >= ctx.policy.attempts) throw err;
+      const delay = Math.max(err.retryAfterMs ?? 0, backoffMs(ctx.policy, attempt, ctx.random));
+      ctx.onRetry?.(err, delay, attempt + 1);
+      await sleepOrStop(ctx.clock, delay, ctx.signal);
     }
   }
+}
+
+/** Sleeps on the injected clock; an abort (SIGTERM/SIGINT) ends the wait with StoppedError. */
+export async function sleepOrStop(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new StoppedError('stopped');
+  await clock.sleep(ms, signal);
+  if (signal?.aborted) throw new StoppedError('stopped');
 }

@@ -34,6 +34,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     .description('Incremental ETL from the documentation analytics and static export API into DuckDB and Parquet')
     .version(await packageVersion(), '-V, --version')
     .exitOverride()
+    // Root options only before the command: `static-export --version 2026-11-01` is the export's flag.
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => stdout.write(s),

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { BundleResponse, StaticExportJob } from '../contracts/static-export.js';
 import { isNotReady, type StaticExportApi } from './client.js';
 import type { Deadline } from './deadline.js';
-import { sleepOrStop } from './retry.js';
+import { sleepOrStop } from '../api/retry.js';
 import { JobFailedError, timeoutError } from './outcomes.js';
 
 export interface LinkOptions {

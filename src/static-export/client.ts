@@ -11,7 +11,7 @@ import {
   bundleResponseSchema, staticExportErrorSchema, staticExportJobSchema,
   type BundleResponse, type StartJobRequest, type StaticExportJob,
 } from '../contracts/static-export.js';
-import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, withRetries, type RetryPolicy } from '../api/retry.js';
 
 export interface ApiClientOptions {
   /** e.g. https://api.mintlify.com; the client appends /v1/static-export/... */

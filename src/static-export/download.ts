@@ -17,7 +17,7 @@ import { FatalError, StoppedError, messageOf } from '../core/errors.js';
 import { redactUrl } from '../core/secrets.js';
 import type { BundleResponse } from '../contracts/static-export.js';
 import { readArchive, DamagedArchiveError, type ArchiveContents } from './archive.js';
-import { backoffDelay, sleepOrStop, type RetryPolicy } from './retry.js';
+import { backoffMs, sleepOrStop, type RetryPolicy } from '../api/retry.js';
 import { networkReason } from './client.js';
 
 export const BUNDLE_FILE = 'bundle.tar.gz';
@@ -90,7 +90,7 @@ export async function downloadBundle(o: DownloadOptions): Promise<DownloadedBund
       if (refused) {
         link = null;
       } else if (err instanceof AttemptFailedError || err instanceof DamagedArchiveError) {
-        if (attempt + 1 < attempts) await sleepOrStop(o.clock, backoffDelay(o.retry, attempt, o.random), o.signal);
+        if (attempt + 1 < attempts) await sleepOrStop(o.clock, backoffMs(o.retry, attempt, o.random), o.signal);
       } else {
         throw err;
       }

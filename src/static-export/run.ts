@@ -19,7 +19,7 @@ import { writeValuesFile } from './values-file.js';
 import { checkDomain, checkJobId, safeJobIdFromApi } from './inputs.js';
 import { JobFailedError, resumeHint } from './outcomes.js';
 import { noProgressLine, type ProgressLine } from './progress-line.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry.js';
 
 export interface StaticExportRequest {
   /** Required for a new job; for `jobId`, taken from the warehouse when recorded there. */
@@ -64,7 +64,7 @@ export interface StaticExportResult {
   sizeBytes: number;
   sha256: string;
   archivePath: string;
-  /** Expiry of the presigned link written to the values file. */
+  /** Expiry of the last presigned link: the one in the values file when one was written. */
   bundleExpiresAt: string;
   valuesFile: string | null;
   removedExports: string[];
@@ -116,19 +116,22 @@ export async function runStaticExport(req: StaticExportRequest, deps: StaticExpo
     const retention = await applyRetention(resolve(req.outDir, context.domain), req.keep, jobId);
     if (retention.removed.length) logger.info({ domain: context.domain, removed: retention.removed }, 'older exports removed');
 
+    // The deployment fetches the bundle later: give it a link with its full lifetime, not the
+    // (possibly nearly spent) one the download used.
+    const link = req.valuesFile ? await freshLink() : bundle.link;
     await recorder.recordExport({
       job, context, pages: bundle.contents.pages, removedArchives: retention.removed,
-      bundle: { sizeBytes: bundle.sizeBytes, sha256: bundle.sha256, archivePath, linkExpiresAt: bundle.link.expiresAt },
+      bundle: { sizeBytes: bundle.sizeBytes, sha256: bundle.sha256, archivePath, linkExpiresAt: link.expiresAt },
     });
     if (req.valuesFile) {
       await writeValuesFile(req.valuesFile, {
-        bundleUrl: bundle.link.bundleUrl, expiresAt: bundle.link.expiresAt, version: context.version, jobId, domain: context.domain,
+        bundleUrl: link.bundleUrl, expiresAt: link.expiresAt, version: context.version, jobId, domain: context.domain,
       });
-      logger.info({ jobId, valuesFile: req.valuesFile, expiresAt: bundle.link.expiresAt }, 'values file written');
+      logger.info({ jobId, valuesFile: req.valuesFile, expiresAt: link.expiresAt }, 'values file written');
     }
     return {
       jobId, domain: context.domain, version: context.version, pages: bundle.contents.pages.length,
-      sizeBytes: bundle.sizeBytes, sha256: bundle.sha256, archivePath, bundleExpiresAt: bundle.link.expiresAt,
+      sizeBytes: bundle.sizeBytes, sha256: bundle.sha256, archivePath, bundleExpiresAt: link.expiresAt,
       valuesFile: req.valuesFile ?? null, removedExports: retention.removed,
     };
   } catch (err) {

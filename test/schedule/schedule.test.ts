@@ -17,6 +17,13 @@ afterEach(async () => {
   tmp = undefined;
 });
 
+const peek = async (child: { stdout: NodeJS.ReadableStream | null; seen?: string }) => {
+  if (child.seen === undefined) {
+    child.seen = '';
+    child.stdout?.on('data', (d) => (child.seen += String(d)));
+  }
+  return child.seen;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function runs(warehouse: string) {
@@ -84,6 +91,67 @@ describe('docs-etl schedule', () => {
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     // Resumed, not restarted: 9 pages in all, and the stopped run's pages were not read again.
     expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 1);
+  }, 30_000);
+
+  it('a failing run is logged with its reason and the scheduler keeps going', async () => {
+    tmp = tempDir();
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 100, seed: 43 }));
+    const warehouse = join(tmp.dir, 'w.duckdb');
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'no-such-project', LOG_LEVEL: 'info' });
+    const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse], env);
+    await sleep(3500);
+    child.kill('SIGTERM');
+    const r = await child.result;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/project \\"no-such-project\\" was not found \(404\)/);
+    const rows = await runs(warehouse);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.every((x) => x.status === 'failed')).toBe(true);
+  }, 20_000);
+
+  it('a second signal exits at once; the warehouse stays consistent', async () => {
+    tmp = tempDir();
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 5000, seed: 44, latencyMs: 3000 }));
+    const warehouse = join(tmp.dir, 'w.duckdb');
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
+    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    for (let i = 0; i < 200 && sb.requestLog(KEY).length < 1; i++) await sleep(25);
+    child.kill('SIGTERM');
+    await sleep(200);
+    const t = Date.now();
+    child.kill('SIGINT');
+    const r = await child.result;
+    expect(Date.now() - t).toBeLessThan(1500);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/second SIGINT, exiting now/);
+    sb.configure({ latencyMs: 0 });
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+  }, 30_000);
+
+  it('runs a static export on its own cron and keeps the deployment values fresh', async () => {
+    tmp = tempDir();
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 100, seed: 45 }));
+    sb.configure({ staticExport: { ...defaultSandboxOptions().staticExport, jobDurationMs: 300 } });
+    const warehouse = join(tmp.dir, 'w.duckdb');
+    const values = join(tmp.dir, 'values.yaml');
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
+    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--warehouse', warehouse, '--static-export-cron', '* * * * * *',
+      '--static-export-domain', 'docs.example.com', '--static-export-values', values, '--static-export-out', join(tmp.dir, 'exports')], env);
+    for (let i = 0; i < 400 && !/static export se_\w+ of docs.example.com: completed/.test(await peek(child)); i++) await sleep(50);
+    child.kill('SIGTERM');
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/static export se_[0-9a-f]{16} of docs.example.com: completed/);
+    const wh = await openWarehouse(warehouse, { readOnly: true });
+    try {
+      const jobs = (await wh.conn.runAndReadAll("SELECT count(*) FROM static_export_jobs WHERE status = 'completed'")).getRows()[0]![0];
+      expect(jobs).toBeGreaterThanOrEqual(1n);
+    } finally {
+      wh.close();
+    }
+    expect((await import('node:fs')).readFileSync(values, 'utf8')).toMatch(/bundleUrl: "http/);
   }, 30_000);
 
   it('rejects a bad cron expression or time zone with one line and exit 2', async () => {

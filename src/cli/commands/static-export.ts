@@ -8,9 +8,9 @@ import { durationArg, intArg } from '../options.js';
 import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
 import { parsePaths } from '../../static-export/inputs.js';
 import { progressLine } from '../../static-export/progress-line.js';
+import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../api/analytics-client.js';
 import type { CommandFactory } from './index.js';
 
-export const DEFAULT_API_BASE_URL = 'https://api.mintlify.com';
 export const DEFAULT_EXPORTS_DIR = 'state/exports';
 
 interface Flags {
