@@ -1,15 +1,20 @@
 import type { Clock } from '../../src/core/clock.js';
 
-/** A clock tests move by hand; sleeping advances it instead of waiting. */
+/**
+ * A clock tests move by hand. By default sleeping advances it (waits for budget, backoff and polls
+ * take no real time); with `sleepAdvances: false` sleeps return at once and leave it alone (sandbox
+ * latency must not move the sandbox's own time). Sleeps yield once so other I/O can run.
+ */
 export class FakeClock implements Clock {
-  constructor(private t: number) {}
+  constructor(public ms: number, private readonly opts: { sleepAdvances?: boolean } = {}) {}
   now(): Date {
-    return new Date(this.t);
+    return new Date(this.ms);
   }
-  async sleep(ms: number): Promise<void> {
-    this.t += Math.max(0, ms);
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.opts.sleepAdvances !== false && !signal?.aborted) this.ms += Math.max(0, ms);
+    await new Promise((r) => setImmediate(r));
   }
   advance(ms: number): void {
-    this.t += ms;
+    this.ms += ms;
   }
 }

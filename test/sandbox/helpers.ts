@@ -1,5 +1,5 @@
 // Shared helpers of the sandbox tests: a controllable clock and small HTTP helpers (real HTTP).
-import type { Clock } from '../../src/core/clock.js';
+import { FakeClock as SharedFakeClock } from '../helpers/fake-clock.js';
 import { normalizeOffset } from '../../src/contracts/analytics.js';
 import {
   DEMO_API_KEY, defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions,
@@ -8,17 +8,10 @@ import {
 /** A fixed start instant for deterministic data: 2026-03-15T12:00:00Z. */
 export const START = Date.UTC(2026, 2, 15, 12, 0, 0);
 
-/** now() is settable; sleep() resolves at once (latency never slows tests down). */
-export class FakeClock implements Clock {
-  constructor(public ms = START) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  sleep(): Promise<void> {
-    return Promise.resolve();
-  }
-  advance(ms: number): void {
-    this.ms += ms;
+/** The sandbox tests' clock: settable, and latency sleeps never move it. */
+export class FakeClock extends SharedFakeClock {
+  constructor(ms = START) {
+    super(ms, { sleepAdvances: false });
   }
 }
 

@@ -3,6 +3,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Clock } from '../../src/core/clock.js';
+import { FakeClock as SharedFakeClock } from '../helpers/fake-clock.js';
 import type { Logger } from '../../src/core/logger.js';
 import { REDACT_PATHS } from '../../src/core/logger.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -14,18 +15,10 @@ export const NON_ENTERPRISE_KEY = 'mint_test_not_enterprise_key_9c2e';
 export const FAIL_DOMAIN = 'broken.example.com';
 export const START = Date.UTC(2026, 10, 1, 9, 0, 0);
 
-/** now() is settable; sleep() advances the fake time (and yields, so other I/O can run). */
-export class FakeClock implements Clock {
-  constructor(public ms = START) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (!signal?.aborted) this.ms += Math.max(0, ms);
-    await new Promise((r) => setImmediate(r));
-  }
-  advance(ms: number): void {
-    this.ms += ms;
+/** Settable; sleep() advances the fake time. */
+export class FakeClock extends SharedFakeClock {
+  constructor(ms = START) {
+    super(ms);
   }
 }
 
