@@ -1,4 +1,5 @@
 // Human summaries for stdout (logs are JSON on stderr).
+import stringWidth from 'string-width';
 import type { ProjectRunSummary } from '../run/sync-project.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -19,10 +20,12 @@ export function formatTable(rows: Record<string, unknown>[], columns?: string[])
     if (v instanceof Date) return v.toISOString();
     const s = typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v);
     const flat = s.replace(/\s+/g, ' ');
-    return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+    return [...flat].length > 60 ? `${[...flat].slice(0, 57).join('')}...` : flat;
   };
+  // Padding by display width: CJK and emoji take two terminal columns.
   const body = rows.map((r) => cols.map((c) => cell(r[c])));
-  const widths = cols.map((c, i) => Math.max(c.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const widths = cols.map((c, i) => Math.max(stringWidth(c), ...body.map((b) => stringWidth(b[i]!))));
+  const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - stringWidth(text)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!)).join('  ').trimEnd();
   return [line(cols), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
