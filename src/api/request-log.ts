@@ -23,7 +23,8 @@ export interface LogState {
 export class RequestLog {
   readonly file: string;
 
-  constructor(dir: string, organization: string) {
+  /** `onDamaged` hears of a log file that cannot be read (it is then replaced by a fresh one). */
+  constructor(dir: string, organization: string, private readonly onDamaged?: (file: string, reason: string) => void) {
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `${organization}.json`);
   }
@@ -47,15 +48,25 @@ export class RequestLog {
     }
   }
 
-  /** A snapshot without the lock (for `status`); a damaged file reads as empty. */
+  /**
+   * A snapshot without the lock (for `status`). A damaged file reads as empty: the budget then
+   * relies on the server's 429s until the log has refilled, which is safe, just less polite.
+   */
   readUnlocked(): LogState {
+    let text: string;
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<LogState>;
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return { entries: [], blockedUntil: 0 };
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<LogState>;
       return {
         entries: Array.isArray(parsed.entries) ? parsed.entries.filter(isEntry) : [],
         blockedUntil: typeof parsed.blockedUntil === 'number' ? parsed.blockedUntil : 0,
       };
-    } catch {
+    } catch (err) {
+      this.onDamaged?.(this.file, (err as Error).message);
       return { entries: [], blockedUntil: 0 };
     }
   }

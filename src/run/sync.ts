@@ -39,7 +39,9 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         limit(async () => {
           const conn = await wh.connect();
           const budget = createBudget({
-            log: new RequestLog(cfg.budgetDir, organization), rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
+            log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
+              deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
+            rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
             onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
           });
           const runs: ProjectRunSummary[] = [];

@@ -6,6 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
+import { maxInWindow } from '../helpers/windows.js';
 
 const KEY = 'mint_crash_test_key_77';
 let sb: Sandbox | undefined;
@@ -16,17 +17,6 @@ afterEach(async () => {
   sb = undefined;
   tmp = undefined;
 });
-
-/** Largest number of arrivals inside any window of `windowMs` (a window (t - w, t]). */
-export function maxInWindow(times: number[], windowMs: number): number {
-  const t = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; j < t.length; j++) {
-    while (t[j]! - t[i]! >= windowMs) i++;
-    best = Math.max(best, j - i + 1);
-  }
-  return best;
-}
 
 describe('crash safety', () => {
   it('SIGKILL at random moments, then resume: the final warehouse equals the truth exactly', async () => {
