@@ -1,32 +1,40 @@
--- Stage one page of validated turns for upsert. DuckDB parses the JSON itself (faster than
--- building rows in JS). $page is JSON text, $path where the array of turns is inside it.
--- A turn repeated within the page keeps its last occurrence.
+-- Stage one page of validated turns: every record is parsed once into the contract's typed shape;
+-- the records listed in extra_at are also read as JSON, minus the named fields, for `extra`.
+-- `ord` is the 1-based position in the page (dedupe-page.sql keeps a turn's last occurrence).
 CREATE OR REPLACE TEMP TABLE page_stage AS
-WITH recs AS (
-  SELECT unnest(r) AS j, generate_subscripts(r, 1) AS ord
-  FROM (SELECT CAST(json_extract(CAST($page AS JSON), CAST($path AS VARCHAR)) AS JSON[]) AS r)
+WITH typed AS (
+  SELECT from_json(body, '{"conversations":[{"id":"VARCHAR","timestamp":"VARCHAR","query":"VARCHAR","response":"VARCHAR","responseType":"VARCHAR","sources":[{"title":"VARCHAR","url":"VARCHAR"}],"resolutionStatus":"VARCHAR","queryCategory":"VARCHAR","pageUrl":"VARCHAR"}]}').conversations AS r
+  FROM page_input
+), recs AS (
+  SELECT unnest(r) AS j, generate_subscripts(r, 1) AS ord FROM typed
+), extra_idx AS (
+  SELECT p.body, coalesce(p.extra_at, range(len(t.r))) AS idx FROM page_input p, typed t
+), extras AS (
+  SELECT unnest(idx) + 1 AS ord, unnest(list_select(json_extract(body, '$.conversations[*]'), list_transform(idx, i -> i + 1))) AS j
+  FROM extra_idx WHERE len(idx) > 0
 ), turns AS (
   SELECT
     CAST($project_id AS VARCHAR)               AS project_id,
-    j->>'id'                                    AS id,
-    CAST(j->>'timestamp' AS TIMESTAMPTZ)        AS occurred_at,
-    j->>'query'                                 AS query,
-    j->>'response'                              AS response,
-    coalesce(j->>'responseType', 'answer')      AS response_type,
-    j->>'resolutionStatus'                      AS resolution_status,
-    j->>'queryCategory'                         AS query_category,
-    j->>'pageUrl'                               AS page_url,
-    nullif(CAST(json_merge_patch(j, '{"id":null,"timestamp":null,"query":null,"response":null,"responseType":null,"sources":null,"resolutionStatus":null,"queryCategory":null,"pageUrl":null}') AS VARCHAR), '{}') AS extra,
-    coalesce(CAST(j->'sources' AS JSON[]), [])  AS sources,
-    ord
-  FROM recs
+    r.j.id                                      AS id,
+    CAST(r.j.timestamp AS TIMESTAMPTZ)          AS occurred_at,
+    r.j.query                                   AS query,
+    r.j.response                                AS response,
+    coalesce(r.j.responseType, 'answer')        AS response_type,
+    r.j.resolutionStatus                        AS resolution_status,
+    r.j.queryCategory                           AS query_category,
+    r.j.pageUrl                                 AS page_url,
+    CASE WHEN e.j IS NOT NULL THEN
+      nullif(CAST(json_merge_patch(e.j, '{"id":null,"timestamp":null,"query":null,"response":null,"responseType":null,"sources":null,"resolutionStatus":null,"queryCategory":null,"pageUrl":null}') AS VARCHAR), '{}')
+    END                                         AS extra,
+    r.j.sources                                 AS sources,
+    r.ord                                       AS ord
+  FROM recs r LEFT JOIN extras e ON e.ord = r.ord
 )
 SELECT
-  * EXCLUDE (ord, extra),
+  * EXCLUDE (extra),
   -- path of the page URL: scheme and host removed, query and fragment dropped; '/' for a bare host
   CASE WHEN page_url IS NULL THEN NULL
        ELSE coalesce(nullif(regexp_extract(regexp_replace(page_url, '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*', ''), '^[^?#]*'), ''), '/')
   END AS page_path,
   CAST(extra AS JSON) AS extra
-FROM turns
-QUALIFY row_number() OVER (PARTITION BY id, occurred_at ORDER BY ord DESC) = 1;
+FROM turns;

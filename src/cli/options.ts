@@ -1,6 +1,7 @@
 // Parsers for flag values: each throws UsageError naming the flag, which main() turns into exit 2.
 import { InvalidArgumentError } from 'commander';
-import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
+import { boundedDuration, boundedRateLimit, parseDateValue } from '../config/sync-config.js';
+import type { RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
@@ -14,8 +15,8 @@ function wrap<T>(fn: (v: string) => T): (v: string) => T {
   };
 }
 
-export const durationArg = wrap((v) => parseDuration(v));
-export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
+export const durationArg = wrap((v) => boundedDuration(v));
+export const rateLimitArg = wrap((v): RateLimit => boundedRateLimit(v));
 
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -36,9 +37,9 @@ export function numberArg(min: number, max: number) {
   };
 }
 
-/** `--from 2026-01-01` or a full ISO instant. */
+/** `--from 2026-01-01` or a full ISO instant (a date that exists: not 2026-02-30). */
 export function dateArg(v: string): Date {
-  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
-  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a date (YYYY-MM-DD or ISO 8601), got "${v}"`);
+  const d = parseDateValue(v);
+  if (!d) throw new InvalidArgumentError(`expected a date (YYYY-MM-DD or ISO 8601), got "${v}"`);
   return d;
 }

@@ -38,38 +38,67 @@ export interface SyncFlags {
   config?: string;
 }
 
-const duration = (what: string) =>
+/** Longer than any sensible lookback, wait or window; beyond it dates overflow. */
+export const MAX_DURATION_MS = 36_500 * 86_400_000;
+
+/** parseDuration, bounded: "999999999d" is a typo, not a lookback. Throws UsageError. */
+export function boundedDuration(text: string, what = 'duration'): number {
+  const ms = parseDuration(text, what);
+  if (ms > MAX_DURATION_MS) throw new UsageError(`invalid ${what} "${text}": at most 36500d`);
+  return ms;
+}
+
+/** parseRateLimit, bounded (a whole number of requests, a window of at most 36500d). Throws UsageError. */
+export function boundedRateLimit(text: string): RateLimit {
+  const rate = parseRateLimit(text);
+  if (!Number.isSafeInteger(rate.limit)) throw new UsageError(`invalid rate limit "${text}": too many requests`);
+  if (rate.windowMs > MAX_DURATION_MS) throw new UsageError(`invalid rate limit "${text}": the window is at most 36500d`);
+  return rate;
+}
+
+/** A calendar date (YYYY-MM-DD) or an ISO 8601 instant whose date part exists (no 2026-02-30). */
+export function parseDateValue(v: string): Date | null {
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+  if (!day) return null;
+  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const check = new Date(Date.UTC(y, m - 1, d));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const bounded = <T>(parse: (v: string) => T) =>
   z.string().transform((v, ctx) => {
     try {
-      return parseDuration(v, what);
+      return parse(v);
     } catch (err) {
       ctx.addIssue({ code: 'custom', message: messageOf(err) });
       return z.NEVER;
     }
   });
 
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected a date (YYYY-MM-DD or ISO 8601)');
+const isoDate = z.string().refine((v) => parseDateValue(v) !== null, 'expected a date (YYYY-MM-DD or ISO 8601)');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
 export const configFileSchema = z.strictObject({
   warehouse: z.string().min(1).optional(),
-  baseUrl: z.url().optional(),
-  lookback: duration('lookback').optional(),
-  rateLimit: z.string().transform((v, ctx) => {
-    try {
-      return parseRateLimit(v);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: messageOf(err) });
-      return z.NEVER;
-    }
-  }).optional(),
-  maxWait: duration('max-wait').optional(),
+  baseUrl: httpUrl.optional(),
+  lookback: bounded((v) => boundedDuration(v, 'lookback')).optional(),
+  rateLimit: bounded(boundedRateLimit).optional(),
+  maxWait: bounded((v) => boundedDuration(v, 'max-wait')).optional(),
   budgetDir: z.string().min(1).optional(),
   projects: z.array(z.strictObject({
     id: z.string().min(1),
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
-    baseUrl: z.url().optional(),
+    baseUrl: httpUrl.optional(),
     from: isoDate.optional(),
-  })).min(1, 'list at least one project'),
+  })).min(1, 'list at least one project').superRefine((projects, ctx) => {
+    const seen = new Set<string>();
+    projects.forEach((p, i) => {
+      if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `project "${p.id}" is listed twice` });
+      seen.add(p.id);
+    });
+  }),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -98,7 +127,9 @@ export function loadConfigFile(path: string): ConfigFile {
 
 export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
-  const warehouse = flags.warehouse ?? env.DOCS_ETL_WAREHOUSE ?? file?.warehouse ?? DEFAULT_WAREHOUSE;
+  if (flags.warehouse !== undefined && !flags.warehouse.trim()) throw new UsageError('--warehouse is empty: give a file path');
+  if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');
+  const warehouse = flags.warehouse ?? (env.DOCS_ETL_WAREHOUSE || undefined) ?? file?.warehouse ?? DEFAULT_WAREHOUSE;
   const envBase = env.DOCS_API_BASE_URL;
   if (envBase !== undefined) checkUrl(envBase, 'DOCS_API_BASE_URL');
   const baseUrl = envBase ?? file?.baseUrl ?? DEFAULT_BASE_URL;
@@ -109,7 +140,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
       .map((p, i) => {
         const key = env[p.apiKeyEnv];
         if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
-        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDate(p.from) : null));
+        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDateValue(p.from) : null));
       });
     if (!projects.length) throw new UsageError(`project "${flags.project}" is not in config file ${flags.config}`);
   } else {
@@ -143,8 +174,4 @@ function checkUrl(v: string, name: string): void {
   } catch {
     throw new UsageError(`${name} is not an http(s) URL: "${v}"`);
   }
-}
-
-function parseDate(v: string): Date {
-  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
 }

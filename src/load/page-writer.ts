@@ -1,30 +1,67 @@
-// Writes one page in ONE transaction: its turns (upsert), their sources (replaced), its quarantined
-// records, the checkpoint and the run's counters. A crash loses at most the page in flight.
+// Writes one page in ONE transaction: its turns, their sources (replaced), its quarantined records,
+// the checkpoint and the run's counters. A crash loses at most the page in flight.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { messageOf } from '../core/errors.js';
 import type { QuarantinedRecord } from '../normalize/turns.js';
 import { sqlFile } from './sql-files.js';
 import { inTransaction } from './warehouse.js';
+
+/** JSON text holding the valid turns as an array at `path`, and what validation learned about them. */
+export interface PageJson {
+  text: string;
+  path: '$' | '$.conversations';
+  /** Indexes (0-based, in the array) of the turns carrying fields the contract does not name; absent: any may. */
+  extraAt?: readonly number[];
+  /** True when no turn appears twice in the array; absent: one may. */
+  distinct?: boolean;
+}
 
 export interface PageWrite {
   projectId: string;
   pipeline: string;
   runId: string;
   now: Date;
-  /** JSON text holding the valid turns, and the JSON path of their array in it. */
-  json: { text: string; path: string } | null;
+  json: PageJson | null;
   quarantined: QuarantinedRecord[];
   checkpoint: { cursor: string | null; complete: boolean };
   requests: number;
+  /**
+   * The turns are probably not stored yet (a first sync): try a plain insert, much cheaper than the
+   * upsert on a large table. If any turn is already stored, the page is written again with the upsert.
+   */
+  insertFirst?: boolean;
 }
 
-export async function writePage(conn: DuckDBConnection, w: PageWrite): Promise<{ upserted: number }> {
+export interface PageWritten {
+  upserted: number;
+  /** How the turns were written: 'insert' (none was stored yet) or 'upsert'. */
+  mode: 'insert' | 'upsert';
+}
+
+export async function writePage(conn: DuckDBConnection, w: PageWrite): Promise<PageWritten> {
+  if (w.insertFirst) {
+    try {
+      return await writeOnce(conn, w, 'insert');
+    } catch (err) {
+      // A turn of the page is already stored (primary key): the transaction was rolled back.
+      if (!w.json || !/^Constraint Error/.test(messageOf(err))) throw err;
+    }
+  }
+  return writeOnce(conn, w, 'upsert');
+}
+
+async function writeOnce(conn: DuckDBConnection, w: PageWrite, mode: PageWritten['mode']): Promise<PageWritten> {
   const now = w.now.toISOString();
   const project_id = w.projectId;
   return inTransaction(conn, async () => {
     let upserted = 0;
     if (w.json) {
-      await conn.run(sqlFile('load/stage-page.sql'), { page: w.json.text, path: w.json.path, project_id });
-      const res = await conn.run(sqlFile('load/upsert-conversations.sql'), { now });
+      // The array always sits at $.conversations, so one statement parses every page.
+      const text = w.json.path === '$' ? `{"conversations":${w.json.text}}` : w.json.text;
+      await conn.run(sqlFile('load/page-input.sql'), { page: text, extra_at: w.json.extraAt ? JSON.stringify(w.json.extraAt) : null });
+      await conn.run(sqlFile('load/stage-page.sql'), { project_id });
+      if (w.json.distinct !== true || mode === 'upsert') await conn.run(sqlFile('load/dedupe-page.sql'));
+      const res = await conn.run(sqlFile(mode === 'insert' ? 'load/insert-conversations.sql' : 'load/upsert-conversations.sql'), { now });
       upserted = Number(res.rowsChanged);
       await conn.run(sqlFile('load/delete-sources.sql'), { project_id });
       await conn.run(sqlFile('load/insert-sources.sql'));
@@ -41,6 +78,6 @@ export async function writePage(conn: DuckDBConnection, w: PageWrite): Promise<{
     await conn.run(sqlFile('load/run-progress.sql'), {
       run_id: w.runId, requests: w.requests, rows: upserted, quarantined: w.quarantined.length,
     });
-    return { upserted };
+    return { upserted, mode };
   });
 }

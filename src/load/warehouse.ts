@@ -53,9 +53,22 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
     if (!opts.readOnly) await migrate(conn);
   } catch (err) {
     wh.close();
+    // A truncated file opens, and fails only when a block past its end is read.
+    if (DAMAGED.test(messageOf(err))) throw damagedError(full, messageOf(err));
     throw new FatalError(`cannot prepare warehouse ${full}: ${messageOf(err)}`);
   }
   return wh;
+}
+
+const DAMAGED = /not a valid DuckDB database|Corrupt|checksum|Could not read enough bytes/i;
+
+/** A read that failed because the file is damaged becomes the same one line as at open; others pass through. */
+export function explainReadError(path: string, err: unknown): unknown {
+  return DAMAGED.test(messageOf(err)) ? damagedError(resolve(path), messageOf(err)) : err;
+}
+
+function damagedError(path: string, msg: string): FatalError {
+  return new FatalError(`warehouse ${path} is damaged or not a DuckDB file: ${msg.split('\n')[0]}`);
 }
 
 function openError(path: string, err: unknown): FatalError {
@@ -65,9 +78,7 @@ function openError(path: string, err: unknown): FatalError {
     return new FatalError(`warehouse ${path} is in use by another docs-etl process${pid ? ` (PID ${pid})` : ''}; only one writer at a time`);
   }
   if (/No such file|does not exist/i.test(msg)) return new FatalError(`warehouse ${path} does not exist yet: run \`docs-etl sync\` first`);
-  if (/not a valid DuckDB database|Corrupt|checksum/i.test(msg)) {
-    return new FatalError(`warehouse ${path} is damaged or not a DuckDB file: ${msg.split('\n')[0]}`);
-  }
+  if (DAMAGED.test(msg)) return damagedError(path, msg);
   return new FatalError(`cannot open warehouse ${path}: ${msg.split('\n')[0]}`);
 }
 

@@ -89,25 +89,58 @@ export async function syncProject(deps: ProjectRunDeps, opts: ProjectRunOptions)
 async function readAndLoad(deps: ProjectRunDeps, opts: ProjectRunOptions, summary: ProjectRunSummary, window: Window, cursor: string | null) {
   const { pipeline, projectId } = opts;
   const source = { endpoint: pipeline.endpoint, projectId, pageSize: pipeline.pageSize };
-  for await (const page of readWindow(deps.client, source, window, cursor, { logger: deps.logger, signal: deps.signal })) {
-    const n = normalizePage(page.records);
-    // All records valid: DuckDB parses the body as received; otherwise only the valid ones.
-    const json = n.valid.length === 0 ? null
-      : n.quarantined.length === 0 ? { text: page.body, path: '$.conversations' }
-      : { text: JSON.stringify(n.valid), path: '$' };
-    const { upserted } = await writePage(deps.conn, {
-      projectId, pipeline: pipeline.name, runId: summary.runId, now: deps.clock.now(), json,
-      quarantined: n.quarantined, checkpoint: { cursor: page.nextCursor, complete: !page.hasMore }, requests: page.requests,
-    });
-    summary.pages++;
-    summary.requests += page.requests;
-    summary.upserted += upserted;
-    summary.quarantined += n.quarantined.length;
-    if (n.quarantined.length) deps.logger.warn({ projectId, count: n.quarantined.length, first: n.quarantined[0]!.error }, 'records quarantined');
-    deps.onPage?.(summary);
-    // The page in flight is committed; a stop request takes effect here, at the checkpoint.
-    if (page.hasMore && deps.signal?.aborted) throw new StoppedError('stopped at a checkpoint on request');
+  // Ends a read-ahead left behind when the window ends early (a failed write): its waits stop.
+  const readAhead = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, readAhead.signal]) : readAhead.signal;
+  const pages = readWindow(deps.client, source, window, cursor, { logger: deps.logger, signal });
+  let next = settle(pages.next());
+  // A first read of history is mostly turns not stored yet: insert, until a page holds a stored one.
+  let insertFirst = true;
+  try {
+    for (;;) {
+      const got = await next;
+      if ('error' in got) {
+        // A read-ahead that failed after a stop request: the run stops at its last checkpoint.
+        if (deps.signal?.aborted && !(got.error instanceof StoppedError)) throw new StoppedError('stopped at a checkpoint on request');
+        throw got.error;
+      }
+      if (got.result.done) return;
+      const page = got.result.value;
+      // The next page is requested while this one is written: the API's latency and the parsing
+      // overlap DuckDB's work. After a stop request nothing new is requested; a request already
+      // sent is paid for, so its page is written before the run stops.
+      const more = page.hasMore && !deps.signal?.aborted;
+      next = more ? settle(pages.next()) : Promise.resolve({ result: { done: true, value: undefined } });
+      const n = normalizePage(page.records);
+      // All records valid: DuckDB parses the body as received; otherwise only the valid ones.
+      const hints = { extraAt: n.extraAt, distinct: n.distinct };
+      const json = n.valid.length === 0 ? null
+        : n.quarantined.length === 0 ? { text: page.body, path: '$.conversations' as const, ...hints }
+        : { text: JSON.stringify(n.valid), path: '$' as const, ...hints };
+      const written = await writePage(deps.conn, {
+        projectId, pipeline: pipeline.name, runId: summary.runId, now: deps.clock.now(), json, insertFirst,
+        quarantined: n.quarantined, checkpoint: { cursor: page.nextCursor, complete: !page.hasMore }, requests: page.requests,
+      });
+      if (written.mode === 'upsert') insertFirst = false;
+      summary.pages++;
+      summary.requests += page.requests;
+      summary.upserted += written.upserted;
+      summary.quarantined += n.quarantined.length;
+      if (n.quarantined.length) deps.logger.warn({ projectId, count: n.quarantined.length, first: n.quarantined[0]!.error }, 'records quarantined');
+      deps.onPage?.(summary);
+      // The page is committed; a stop request takes effect here, at the checkpoint.
+      if (page.hasMore && !more) throw new StoppedError('stopped at a checkpoint on request');
+    }
+  } finally {
+    readAhead.abort();
   }
+}
+
+type Settled<T> = { result: T } | { error: unknown };
+
+/** A promise that never rejects, so a read-ahead nobody awaits (the window ended) is not an unhandled rejection. */
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((result) => ({ result }), (error: unknown) => ({ error }));
 }
 
 const fmt = (w: Window) => ({ from: w.from?.toISOString() ?? null, to: w.to.toISOString() });

@@ -33,6 +33,7 @@ export function checkCron(expr: string, flag = '--cron'): void {
 }
 
 export function checkTimezone(tz: string): void {
+  if (!tz.trim()) throw new UsageError('--timezone is empty: use an IANA name such as Europe/Berlin or UTC');
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
   } catch {

@@ -1,35 +1,85 @@
-// Budget under concurrency: three processes of one organization against a sandbox that enforces a
-// small window. No window ever holds more than the limit at the sandbox, and no request gets 429.
+// The shared rate budget under concurrency: processes of one organization (same key, their own
+// warehouses and projects, one DOCS_ETL_BUDGET_DIR) against a sandbox that enforces a small
+// sliding window. At the sandbox, no window ever holds more than the limit, no request gets a 429,
+// and every warehouse equals its project's truth; also with latency, faults and a process killed
+// while it held slots.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import type { SandboxOptions } from '../../src/sandbox/options.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { maxInWindow } from '../helpers/windows.js';
+import { sleep } from './reliability-helpers.js';
 
-const KEY = 'mint_budget_concurrency_key';
+const KEY = 'mint_reliability_budget';
 let sb: Sandbox | undefined;
-const tmp = tempDir();
-afterAll(async () => {
+let tmp: ReturnType<typeof tempDir> | undefined;
+afterEach(async () => {
   await sb?.close();
-  tmp.cleanup();
+  tmp?.cleanup();
+  sb = undefined;
+  tmp = undefined;
 });
 
+async function setup(projects: string[], rate: { limit: number; windowMs: number }, over: Partial<SandboxOptions>) {
+  tmp = tempDir('docs-etl-budget-');
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], projects, rateLimit: rate, ...over }));
+  const sandbox = sb;
+  const dir = tmp.dir;
+  const args = (p: string) => ['sync', '--warehouse', join(dir, `${p}.duckdb`), '--rate-limit', `${rate.limit}/${rate.windowMs}ms`, '--max-wait', '1m'];
+  const env = (p: string) =>
+    cliEnv({ DOCS_API_BASE_URL: sandbox.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: p, DOCS_ETL_BUDGET_DIR: join(dir, 'budget'), LOG_LEVEL: 'warn' });
+  return { sandbox, dir, args, env };
+}
+
+async function expectWithinBudget(sandbox: Sandbox, rate: { limit: number; windowMs: number }, projects: string[], dir: string) {
+  const log = sandbox.requestLog(KEY);
+  expect(log.filter((r) => r.status === 429)).toEqual([]);
+  expect(maxInWindow(log.map((r) => r.at), rate.windowMs)).toBeLessThanOrEqual(rate.limit);
+  for (const p of projects) expect(await warehouseRows(join(dir, `${p}.duckdb`), p)).toEqual(expectedRows(sandbox.truth(p)));
+  return log;
+}
+
 describe('shared budget under concurrency', () => {
-  it('three processes, one organization, 20 requests per 5 s: never more in any window', async () => {
-    const rate = { limit: 20, windowMs: 5000 };
+  it('three processes, 10 requests per 2 s, 150 ms latency: never over the limit, no 429, exact data', async () => {
+    const rate = { limit: 10, windowMs: 2000 };
     const projects = ['a', 'b', 'c'];
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], projects, conversations: 14_000, seed: 62, rateLimit: rate, latencyMs: 20 }));
-    const results = await Promise.all(projects.map((p) =>
-      runCli(['sync', '--warehouse', join(tmp.dir, `${p}.duckdb`), '--rate-limit', '20/5s', '--max-wait', '1m'],
-        cliEnv({ DOCS_API_BASE_URL: sb!.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: p, DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget'), LOG_LEVEL: 'warn' })),
-    ));
+    const { sandbox, dir, args, env } = await setup(projects, rate, { conversations: 7000, seed: 71, latencyMs: 150 });
+    const results = await Promise.all(projects.map((p) => runCli(args(p), env(p))));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const log = sb.requestLog(KEY);
-    expect(log.filter((x) => x.status === 429)).toEqual([]);
-    expect(log).toHaveLength(3 * 14);
-    expect(maxInWindow(log.map((x) => x.at), rate.windowMs)).toBeLessThanOrEqual(rate.limit);
-    for (const p of projects) expect(await warehouseRows(join(tmp.dir, `${p}.duckdb`), p)).toEqual(expectedRows(sb.truth(p)));
-  }, 120_000);
+    const log = await expectWithinBudget(sandbox, rate, projects, dir);
+    expect(log).toHaveLength(3 * 7); // ceil(7000 / 1000) each: nothing wasted
+    // The budget was the bottleneck: 21 requests need more than two windows.
+    expect(log.at(-1)!.at - log[0]!.at).toBeGreaterThan(2 * rate.windowMs);
+  }, 90_000);
+
+  it('two processes, 20 per 5 s, faults and retries: retried requests are paid from the same budget', async () => {
+    const rate = { limit: 20, windowMs: 5000 };
+    const projects = ['a', 'b'];
+    const { sandbox, dir, args, env } = await setup(projects, rate, {
+      conversations: 15_000, seed: 72, latencyMs: 20, faultRate: 0.25, faults: ['http5xx', 'reset', 'truncate'],
+    });
+    const results = await Promise.all(projects.map((p) => runCli(args(p), env(p))));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const log = await expectWithinBudget(sandbox, rate, projects, dir);
+    expect(log.length).toBeGreaterThan(30); // 30 pages plus the retried ones
+  }, 90_000);
+
+  it('a process SIGKILLed while holding slots: the others go on, the window is never exceeded', async () => {
+    const rate = { limit: 10, windowMs: 2000 };
+    const projects = ['a', 'b', 'c'];
+    const { sandbox, dir, args, env } = await setup(projects, rate, { conversations: 6000, seed: 73, latencyMs: 300 });
+    const victim = spawnCli(args('a'), env('a'));
+    const others = Promise.all(['b', 'c'].map((p) => runCli(args(p), env(p))));
+    // Kill it while a request of its own is in flight (its slot is open in the shared log).
+    for (let i = 0; i < 400 && !sandbox.requestLog(KEY).some((r) => r.path.includes('/a/') && r.status === 0); i++) await sleep(10);
+    victim.kill('SIGKILL');
+    expect((await victim.result).signal).toBe('SIGKILL');
+    const again = await runCli(args('a'), env('a'));
+    expect(again.code, again.stderr).toBe(0);
+    for (const r of await others) expect(r.code, r.stderr).toBe(0);
+    await expectWithinBudget(sandbox, rate, projects, dir);
+  }, 90_000);
 });

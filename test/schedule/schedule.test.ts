@@ -24,6 +24,18 @@ const peek = async (child: { stdout: NodeJS.ReadableStream | null; seen?: string
   }
   return child.seen;
 };
+/** Collects both streams of a running child so a test can wait for what it prints, not for a fixed time. */
+function watch(child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) {
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d) => (out.stdout += String(d)));
+  child.stderr?.on('data', (d) => (out.stderr += String(d)));
+  return out;
+}
+const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
+/** Polls until `done()` holds; on a slow machine this waits longer instead of failing. */
+async function until(done: () => boolean, timeoutMs: number) {
+  for (const end = Date.now() + timeoutMs; !done() && Date.now() < end; ) await sleep(50);
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function runs(warehouse: string) {
@@ -45,7 +57,9 @@ describe('docs-etl schedule', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     const lake = join(tmp.dir, 'lake');
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--lake', lake], env);
-    await sleep(6000);
+    const seen = watch(child);
+    // Three finished runs (each ends with its lake line) and at least one skipped tick.
+    await until(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 22_000);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
@@ -66,7 +80,7 @@ describe('docs-etl schedule', () => {
     } finally {
       mem.close();
     }
-  }, 30_000);
+  }, 40_000);
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
     tmp = tempDir();
@@ -99,7 +113,8 @@ describe('docs-etl schedule', () => {
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'no-such-project', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse], env);
-    await sleep(3500);
+    const seen = watch(child);
+    await until(() => count(seen.stderr, /was not found \(404\)/) >= 2, 15_000);
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code).toBe(0);

@@ -57,6 +57,12 @@ function faultsArg(v: string): FaultKind[] {
   return kinds as FaultKind[];
 }
 
+/** An empty host would make node listen on every interface: the sandbox stays where it was asked to be. */
+function hostArg(v: string): string {
+  if (!v.trim()) throw new InvalidArgumentError('expected an interface such as 127.0.0.1, got an empty value');
+  return v.trim();
+}
+
 function rateLimitOrNone(v: string): RateLimit | null {
   return v.trim() === 'none' ? null : rateLimitArg(v);
 }
@@ -88,7 +94,7 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('sandbox')
     .description('run the local twin of the analytics and static export API (demo, tests, no key needed)')
     .option('--port <n>', 'port to listen on (0 = any free port)', intArg(0, 65535), 0)
-    .option('--host <host>', 'interface to listen on (keep it loopback)', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on (keep it loopback)', hostArg, '127.0.0.1')
     .option('--api-key <key>', 'accepted admin key, one organization each (repeatable)', repeatable(DEFAULT_KEYS, '--api-key'), DEFAULT_KEYS)
     .option('--non-enterprise-key <key>', 'accepted key without static export (403) (repeatable)',
       repeatable(DEFAULT_NON_ENTERPRISE, '--non-enterprise-key'), DEFAULT_NON_ENTERPRISE)

@@ -40,7 +40,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .action(async (flags: ScheduleFlags) => {
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
       checkCron(cron);
-      if (flags.timezone) checkTimezone(flags.timezone);
+      if (flags.timezone !== undefined) checkTimezone(flags.timezone);
       const cfg = resolveSyncConfig(flags, ctx.env);
       const jobs: ScheduledJob[] = [{
         name: 'sync',

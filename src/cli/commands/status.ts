@@ -4,10 +4,10 @@ import { createBudget } from '../../api/budget.js';
 import { RequestLog } from '../../api/request-log.js';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration, type RateLimit } from '../../core/duration.js';
-import { EXIT, FatalError } from '../../core/errors.js';
+import { EXIT, FatalError, UsageError } from '../../core/errors.js';
 import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
-import { openWarehouse } from '../../load/warehouse.js';
+import { explainReadError, openWarehouse } from '../../load/warehouse.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -32,7 +32,8 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
     .action(async (flags: StatusFlags) => {
-      const path = flags.warehouse ?? ctx.env.DOCS_ETL_WAREHOUSE ?? DEFAULT_WAREHOUSE;
+      if (flags.warehouse !== undefined && !flags.warehouse.trim()) throw new UsageError('--warehouse is empty: give a file path');
+      const path = flags.warehouse ?? (ctx.env.DOCS_ETL_WAREHOUSE || undefined) ?? DEFAULT_WAREHOUSE;
       let wh;
       try {
         wh = await openWarehouse(path, { readOnly: true });
@@ -79,6 +80,8 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           ctx.stdout.write(`\nrecent runs\n${formatTable(runs)}\n`);
         }
         setExitCode(EXIT.ok);
+      } catch (err) {
+        throw explainReadError(path, err);
       } finally {
         wh.close();
       }

@@ -1,0 +1,55 @@
+// One `sync` through the product's own path (resolveSyncConfig + runSync + PIPELINES), timed. Used
+// by the bench's child process (sync-child.ts) and, with --sync-in-process, by the bench itself.
+import { PIPELINES } from '../../pipelines/index.js';
+import { systemClock } from '../core/clock.js';
+import { parseDuration, parseRateLimit } from '../core/duration.js';
+import { createLogger } from '../core/logger.js';
+import { resolveSyncConfig } from '../config/sync-config.js';
+import { runSync } from '../run/sync.js';
+import { procMemory } from './proc-memory.js';
+
+export interface MeasuredSyncInput {
+  baseUrl: string;
+  projectId: string;
+  warehouse: string;
+  budgetDir: string;
+  /** e.g. "1000000/1h" (bench) or "100/10s" (budget utilization). */
+  rateLimit: string;
+  maxWait: string;
+  /** pino level for the sync's own logs (stderr). */
+  logLevel: string;
+}
+
+export interface MeasuredSync {
+  exitCode: number;
+  runs: { status: string; pages: number; requests: number; upserted: number; quarantined: number; error: string | null }[];
+  /** runSync alone: opening the warehouse, migrations, the run, closing. */
+  syncMs: number;
+  /** Peak resident set of the process that ran it, kB (null off Linux). */
+  peakRssKb: number | null;
+}
+
+/** `apiKey` comes separately so it never sits in argv. */
+export async function measuredSync(input: MeasuredSyncInput, apiKey: string, signal?: AbortSignal): Promise<MeasuredSync> {
+  const cfg = resolveSyncConfig(
+    {
+      warehouse: input.warehouse,
+      project: input.projectId,
+      rateLimit: parseRateLimit(input.rateLimit),
+      maxWait: parseDuration(input.maxWait),
+    },
+    { DOCS_API_BASE_URL: input.baseUrl, DOCS_API_KEY: apiKey, DOCS_ETL_BUDGET_DIR: input.budgetDir },
+  );
+  const logger = createLogger({ level: input.logLevel });
+  const started = performance.now();
+  const result = await runSync({ clock: systemClock, logger, signal }, cfg, PIPELINES);
+  const syncMs = performance.now() - started;
+  return {
+    exitCode: result.exitCode,
+    runs: result.runs.map((r) => ({
+      status: r.status, pages: r.pages, requests: r.requests, upserted: r.upserted, quarantined: r.quarantined, error: r.error,
+    })),
+    syncMs,
+    peakRssKb: procMemory()?.hwmKb ?? null,
+  };
+}
