@@ -23,7 +23,7 @@ export async function duckdbCeiling(pagesDir: string, workDir: string): Promise<
   const conn = await instance.connect();
   try {
     await conn.run("SET TimeZone = 'UTC'");
-    const sql = CEILING_SQL.replace('{files}', join(pagesDir, '*.json').replaceAll("'", "''"));
+    const sql = CEILING_SQL.replaceAll('{files}', join(pagesDir, '*.json').replaceAll("'", "''"));
     const started = performance.now();
     await conn.run(sql);
     await conn.run('CHECKPOINT');
