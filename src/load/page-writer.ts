@@ -63,7 +63,9 @@ async function writeOnce(conn: DuckDBConnection, w: PageWrite, mode: PageWritten
       if (w.json.distinct !== true || mode === 'upsert') await conn.run(sqlFile('load/dedupe-page.sql'));
       const res = await conn.run(sqlFile(mode === 'insert' ? 'load/insert-conversations.sql' : 'load/upsert-conversations.sql'), { now });
       upserted = Number(res.rowsChanged);
-      await conn.run(sqlFile('load/delete-sources.sql'), { project_id });
+      // Sources are only ever written with their turn, in its transaction: when the insert took
+      // every turn as new, none of them has sources yet, and the scan of `sources` is skipped.
+      if (mode === 'upsert') await conn.run(sqlFile('load/delete-sources.sql'), { project_id });
       await conn.run(sqlFile('load/insert-sources.sql'));
     }
     for (const q of w.quarantined) {
