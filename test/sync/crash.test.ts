@@ -6,7 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
-import { maxInWindow } from '../helpers/windows.js';
+import { maxInWindow } from '../../src/bench/window-stats.js';
 
 const KEY = 'mint_crash_test_key_77';
 let sb: Sandbox | undefined;
