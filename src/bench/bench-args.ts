@@ -20,7 +20,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .option('--seed <n>', 'sandbox seed', intArg(0, 2 ** 32 - 1), 42)
     .option('--sync-in-process', 'run the sync in the bench process, beside the sandbox (default: a child process)', false)
     .option('--budget-seconds <s>', 'length of the budget measurement (0 skips it)', intArg(0, 3600), 60)
-    .option('--budget-rate <n/window>', 'rate limit of the budget measurement (sandbox and client)', '100/10s')
+    .option('--budget-rate <n/window>', 'rate limit of the budget measurement (sandbox and client); 100/20s keeps the loader (5 pages/s) out of the measurement on a 2-core machine', '100/20s')
     .option('--budget-turns <n>', 'history per project of the budget measurement (must outlast the run)', intArg(1000, 1_000_000), 700_000)
     .option('--budget-processes <n>', 'sync processes sharing the budget in the budget measurement', intArg(1, 8), 1)
     .option('--keep', 'keep the work directory (warehouse, page files)', false);

@@ -1,5 +1,5 @@
 // How much of the rate budget a long backfill uses: a sandbox enforcing a small sliding window
-// (default 100/10s), a client configured with the same limit, a history larger than the run can
+// (default 100/20s), a client configured with the same limit, a history larger than the run can
 // read, and the sync stopped (SIGTERM, at a checkpoint) `durationS` after its first request
 // arrived. Utilization = arrivals in [first, first + duration) / what the window allows there.
 import { join } from 'node:path';

@@ -1,19 +1,12 @@
 // Asks for a presigned bundle link. 409 means "not ready yet": wait and ask again, unless the job
 // turns out to have failed. Each call gives a fresh link for the same files.
-import type { Clock } from '../core/clock.js';
 import type { BundleResponse, StaticExportJob } from '../contracts/static-export.js';
-import { isNotReady, type StaticExportApi } from './client.js';
-import type { Deadline } from './deadline.js';
+import { isNotReady } from './client.js';
+import type { WaitOptions } from './deadline.js';
 import { sleepOrStop } from '../api/retry.js';
 import { JobFailedError, timeoutError } from './outcomes.js';
 
-export interface LinkOptions {
-  api: StaticExportApi;
-  clock: Clock;
-  signal?: AbortSignal;
-  intervalMs: number;
-  deadline: Deadline;
-  timeoutMs: number;
+export interface LinkOptions extends WaitOptions {
   onNotReady?(message: string, job: StaticExportJob): void;
 }
 

@@ -1,6 +1,18 @@
 // The run's `--timeout`, measured on the injected clock. Waiting stops at the deadline with a
 // message naming the job to resume.
 import type { Clock } from '../core/clock.js';
+import type { StaticExportApi } from './client.js';
+
+/** What every wait of a run shares: the API, the clock, the stop signal, the pace and the deadline. */
+export interface WaitOptions {
+  api: StaticExportApi;
+  clock: Clock;
+  signal?: AbortSignal;
+  intervalMs: number;
+  deadline: Deadline;
+  /** The `--timeout` the deadline came from, for the message. */
+  timeoutMs: number;
+}
 
 export interface Deadline {
   readonly at: Date;

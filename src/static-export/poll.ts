@@ -1,19 +1,11 @@
 // Polls a job until it is completed or failed, at a fixed interval on the injected clock (so an
 // abort ends the wait at once), and reports every observation; stops at the run's deadline.
-import type { Clock } from '../core/clock.js';
 import type { StaticExportJob } from '../contracts/static-export.js';
-import type { StaticExportApi } from './client.js';
-import type { Deadline } from './deadline.js';
+import type { WaitOptions } from './deadline.js';
 import { sleepOrStop } from '../api/retry.js';
 import { timeoutError } from './outcomes.js';
 
-export interface PollOptions {
-  api: StaticExportApi;
-  clock: Clock;
-  signal?: AbortSignal;
-  intervalMs: number;
-  deadline: Deadline;
-  timeoutMs: number;
+export interface PollOptions extends WaitOptions {
   /** Called with each fresh observation and the one before it (transitions are logged by the caller). */
   onUpdate(job: StaticExportJob, previous: StaticExportJob): Promise<void> | void;
 }

@@ -1,5 +1,6 @@
 // Shared helpers of the sandbox tests: a controllable clock and small HTTP helpers (real HTTP).
 import { FakeClock as SharedFakeClock } from '../helpers/fake-clock.js';
+import { httpCall, type Reply } from '../helpers/http.js';
 import { normalizeOffset } from '../../src/contracts/analytics.js';
 import {
   DEMO_API_KEY, defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions,
@@ -19,32 +20,12 @@ export function sandboxWith(overrides: Partial<SandboxOptions> = {}): Promise<Sa
   return startSandbox(defaultSandboxOptions({ clock: new FakeClock(), conversations: 600, ...overrides }));
 }
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed body (undefined when it is not JSON). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
+export type { Reply };
 
-export async function call(
+export function call(
   sb: Sandbox, path: string, o: { key?: string | null; method?: string; body?: unknown } = {},
 ): Promise<Reply> {
-  const key = o.key === undefined ? DEMO_API_KEY : o.key;
-  const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${sb.url}${path}`, {
-    method: o.method ?? 'GET', headers, body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+  return httpCall(sb.url, path, { ...o, key: o.key === undefined ? DEMO_API_KEY : o.key });
 }
 
 export function assistantPath(projectId: string, params: Record<string, string | number> = {}): string {

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Clock } from '../../src/core/clock.js';
 import { FakeClock as SharedFakeClock } from '../helpers/fake-clock.js';
+import { httpCall, type Reply } from '../helpers/http.js';
 import type { Logger } from '../../src/core/logger.js';
 import { REDACT_PATHS } from '../../src/core/logger.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -37,31 +38,12 @@ export function sandboxWith(clock: Clock, se: StaticExportOverrides = {}, more: 
   }));
 }
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
+export type { Reply };
 
-export async function call(
+export function call(
   base: string, path: string, o: { key?: string | null; method?: string; body?: unknown; rawBody?: string } = {},
 ): Promise<Reply> {
-  const key = o.key === undefined ? KEY : o.key;
-  const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
-  if (o.body !== undefined || o.rawBody !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method: o.method ?? 'GET', headers, body: o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+  return httpCall(base, path, { ...o, key: o.key === undefined ? KEY : o.key });
 }
 
 /** A pino logger writing JSON lines into memory (same redaction as the real one). */
