@@ -87,13 +87,20 @@ async function runExport(deps: ExportDeps, opts: ExportOptions): Promise<ExportS
   const current = (await readPartitionSignatures(conn)).filter((p) => inScope(p.projectId));
   const before = previous && !formatChanged ? previous.partitions : [];
   const plan = planPartitions({
-    current, previous: before.filter((e) => inScope(e.projectId)), full, fileExists: (rel) => scan.files.has(rel),
+    current, previous: before.filter((e) => inScope(e.projectId)), full, fileSize: (rel) => scan.files.get(rel),
   });
   logger.info(
     { outDir, partitions: current.length, write: plan.write.length, keep: plan.keep.length, remove: plan.remove.length, full, projects: opts.projects },
     'lake export plan',
   );
 
+  const repairs = plan.write.filter((w) => w.reason === 'missing-file' || w.reason === 'damaged-file');
+  if (repairs.length) {
+    logger.warn(
+      { partitions: repairs.length, first: `${repairs[0]!.partition.projectId}/${repairs[0]!.partition.date}`, reason: repairs[0]!.reason },
+      'lake files missing or not the size they were written with: rewriting their partitions',
+    );
+  }
   const summary = emptySummary(outDir, full);
   const manifest: Manifest = {
     ...emptyManifest(format, clock.now()),
@@ -125,7 +132,8 @@ async function runExport(deps: ExportDeps, opts: ExportOptions): Promise<ExportS
 
   for (const t of await readTableSignatures(conn)) {
     const prev = manifest.tables[t.name];
-    if (!full && prev && prev.signature === t.signature && scan.files.has(prev.file)) continue;
+    const intact = scan.files.has(prev?.file ?? '') && (prev?.bytes === undefined || scan.files.get(prev.file) === prev.bytes);
+    if (!full && prev && prev.signature === t.signature && intact) continue;
     const r = await writeSmallTable(conn, outDir, t, token, clock.now());
     manifest.tables[t.name] = r.entry;
     summary.tablesWritten.push(t.name);

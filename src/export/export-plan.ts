@@ -1,11 +1,12 @@
 // Which partitions a run rewrites: a pure decision from the warehouse's signatures, the manifest and
 // which files exist. A partition is written when it is new, its signature changed, one of its files
-// is missing from disk, or the run is --full; it is removed when the warehouse no longer has it.
+// is missing from disk or has another size than when it was written (truncated, replaced), or the
+// run is --full; it is removed when the warehouse no longer has it.
 import type { PartitionEntry } from './manifest.js';
 import { partitionId } from './lake-layout.js';
 import type { PartitionSignature } from './signatures.js';
 
-export type WriteReason = 'new' | 'changed' | 'missing-file' | 'full';
+export type WriteReason = 'new' | 'changed' | 'missing-file' | 'damaged-file' | 'full';
 
 export interface PartitionPlan {
   write: { partition: PartitionSignature; reason: WriteReason }[];
@@ -21,7 +22,8 @@ export function planPartitions(a: {
   /** Manifest entries in scope. */
   previous: readonly PartitionEntry[];
   full: boolean;
-  fileExists: (rel: string) => boolean;
+  /** Size on disk of a lake file, undefined when there is none. */
+  fileSize: (rel: string) => number | undefined;
 }): PartitionPlan {
   const before = new Map(a.previous.map((e) => [partitionId(e), e]));
   const plan: PartitionPlan = { write: [], keep: [], remove: [] };
@@ -32,7 +34,7 @@ export function planPartitions(a: {
     if (a.full) reason = 'full';
     else if (!prev) reason = 'new';
     else if (prev.signature !== p.signature) reason = 'changed';
-    else if (!filesPresent(prev, a.fileExists)) reason = 'missing-file';
+    else reason = fileProblem(prev, a.fileSize);
     if (reason) plan.write.push({ partition: p, reason });
     else plan.keep.push(prev!);
   }
@@ -40,8 +42,16 @@ export function planPartitions(a: {
   return plan;
 }
 
-function filesPresent(e: PartitionEntry, exists: (rel: string) => boolean): boolean {
-  if ((e.rows > 0) !== (e.files.conversations !== undefined)) return false;
-  if ((e.sourceRows > 0) !== (e.files.sources !== undefined)) return false;
-  return Object.values(e.files).every((f) => f === undefined || exists(f));
+function fileProblem(e: PartitionEntry, size: (rel: string) => number | undefined): WriteReason | null {
+  if ((e.rows > 0) !== (e.files.conversations !== undefined)) return 'missing-file';
+  if ((e.sourceRows > 0) !== (e.files.sources !== undefined)) return 'missing-file';
+  for (const table of ['conversations', 'sources'] as const) {
+    const rel = e.files[table];
+    if (rel === undefined) continue;
+    const actual = size(rel);
+    if (actual === undefined) return 'missing-file';
+    const expected = e.bytes?.[table];
+    if (expected !== undefined && actual !== expected) return 'damaged-file';
+  }
+  return null;
 }

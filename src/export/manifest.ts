@@ -23,6 +23,8 @@ const partitionEntry = z.object({
   maxUpdatedAt: z.string().nullable(),
   /** Lake-relative paths of the partition's files, per table; a table with no rows has none. */
   files: z.object({ conversations: z.string().optional(), sources: z.string().optional() }),
+  /** Each file's size when it was written: a file of another size on disk was damaged or replaced. */
+  bytes: z.object({ conversations: z.number().int().optional(), sources: z.number().int().optional() }).optional(),
   exportedAt: z.string(),
 });
 
@@ -30,6 +32,7 @@ const tableEntry = z.object({
   signature: z.string(),
   rows: z.number().int().nonnegative(),
   file: z.string(),
+  bytes: z.number().int().optional(),
   exportedAt: z.string(),
 });
 

@@ -59,6 +59,7 @@ export async function writePartition(
   const written: WrittenFile[] = [];
   const removed: string[] = [];
   const files: PartitionEntry['files'] = {};
+  const bytes: NonNullable<PartitionEntry['bytes']> = {};
   const counts: Record<PartitionedTable, number> = { conversations: p.rows, sources: p.sourceRows };
   for (const table of ['conversations', 'sources'] as const) {
     const rel = partitionFile(table, p);
@@ -66,6 +67,7 @@ export async function writePartition(
       const f = await copyToLake(conn, COPY_SQL[table], params, outDir, rel, token);
       written.push(f);
       files[table] = rel;
+      bytes[table] = f.bytes;
       counts[table] = f.rows;
       fsyncPath(dirname(lakePath(outDir, rel)));
     } else if (removeLakeFile(outDir, rel)) {
@@ -74,7 +76,7 @@ export async function writePartition(
   }
   const entry: PartitionEntry = {
     projectId: p.projectId, date: p.date, signature: p.signature, rows: counts.conversations,
-    sourceRows: counts.sources, maxUpdatedAt: p.maxUpdatedAt, files, exportedAt: now.toISOString(),
+    sourceRows: counts.sources, maxUpdatedAt: p.maxUpdatedAt, files, bytes, exportedAt: now.toISOString(),
   };
   return { entry, written, removed };
 }
@@ -86,7 +88,7 @@ export async function writeSmallTable(
   const rel = smallTableFile(t.name);
   const written = await copyToLake(conn, COPY_SQL[t.name], {}, outDir, rel, token);
   fsyncPath(dirname(lakePath(outDir, rel)));
-  return { entry: { signature: t.signature, rows: written.rows, file: rel, exportedAt: now.toISOString() }, written };
+  return { entry: { signature: t.signature, rows: written.rows, file: rel, bytes: written.bytes, exportedAt: now.toISOString() }, written };
 }
 
 /**

@@ -32,25 +32,34 @@ describe('lake layout', () => {
 
 describe('planPartitions', () => {
   const sig = (projectId: string, date: string, signature: string) => ({ projectId, date, signature, rows: 1, sourceRows: 0, maxUpdatedAt: null });
+  // Every file was written with 100 bytes.
   const entry = (projectId: string, date: string, signature: string): PartitionEntry => ({
-    ...sig(projectId, date, signature), files: { conversations: partitionFile('conversations', { projectId, date }) }, exportedAt: 'x',
+    ...sig(projectId, date, signature), files: { conversations: partitionFile('conversations', { projectId, date }) },
+    bytes: { conversations: 100 }, exportedAt: 'x',
   });
 
-  it('writes new, changed and missing-file partitions, keeps the rest, removes the gone', () => {
+  it('writes new, changed, missing-file and damaged-file partitions, keeps the rest, removes the gone', () => {
     const plan = planPartitions({
-      current: [sig('a', '2026-01-01', 's1'), sig('a', '2026-01-02', 's2'), sig('a', '2026-01-03', 's3'), sig('b', '2026-01-01', 's4')],
-      previous: [entry('a', '2026-01-01', 's1'), entry('a', '2026-01-02', 'old'), entry('a', '2026-01-03', 's3'), entry('c', '2026-01-01', 's5')],
+      current: [sig('a', '2026-01-01', 's1'), sig('a', '2026-01-02', 's2'), sig('a', '2026-01-03', 's3'), sig('a', '2026-01-04', 's6'), sig('b', '2026-01-01', 's4')],
+      previous: [entry('a', '2026-01-01', 's1'), entry('a', '2026-01-02', 'old'), entry('a', '2026-01-03', 's3'), entry('a', '2026-01-04', 's6'), entry('c', '2026-01-01', 's5')],
       full: false,
-      fileExists: (rel) => !rel.includes('2026-01-03'),
+      // 01-03 is gone from disk; 01-04 was truncated to 40 bytes.
+      fileSize: (rel) => (rel.includes('2026-01-03') ? undefined : rel.includes('2026-01-04') ? 40 : 100),
     });
     expect(plan.write.map((w) => `${w.partition.projectId}/${w.partition.date}:${w.reason}`))
-      .toEqual(['a/2026-01-02:changed', 'a/2026-01-03:missing-file', 'b/2026-01-01:new']);
+      .toEqual(['a/2026-01-02:changed', 'a/2026-01-03:missing-file', 'a/2026-01-04:damaged-file', 'b/2026-01-01:new']);
     expect(plan.keep.map((e) => e.date)).toEqual(['2026-01-01']);
     expect(plan.remove.map((e) => e.projectId)).toEqual(['c']);
   });
 
+  it('trusts any size for an entry of a manifest that recorded none', () => {
+    const { bytes: _, ...old } = entry('a', '2026-01-01', 's1');
+    const plan = planPartitions({ current: [sig('a', '2026-01-01', 's1')], previous: [old], full: false, fileSize: () => 7 });
+    expect(plan.keep).toHaveLength(1);
+  });
+
   it('--full writes everything', () => {
-    const plan = planPartitions({ current: [sig('a', '2026-01-01', 's1')], previous: [entry('a', '2026-01-01', 's1')], full: true, fileExists: () => true });
+    const plan = planPartitions({ current: [sig('a', '2026-01-01', 's1')], previous: [entry('a', '2026-01-01', 's1')], full: true, fileSize: () => 100 });
     expect(plan.write.map((w) => w.reason)).toEqual(['full']);
   });
 });

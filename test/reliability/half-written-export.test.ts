@@ -102,9 +102,20 @@ describe('a half-written lake', () => {
     await expectLakeEqualsWarehouse();
   }, 30_000);
 
-  it('a damaged data file under its final name is rewritten by --full', async () => {
+  it('a truncated data file under its final name is noticed by its size and rewritten by the next export', async () => {
     const victim = files(join(lake, 'conversations')).find((f) => f.endsWith('part-0.parquet'))!;
     truncateSync(victim, Math.floor(statSync(victim).size / 2));
+    const r = await exportLake();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/ 1 partition\(s\) written/);
+    await expectLakeEqualsWarehouse();
+  }, 30_000);
+
+  it('a data file damaged in place with its size kept is rewritten by --full', async () => {
+    const victim = files(join(lake, 'conversations')).find((f) => f.endsWith('part-0.parquet'))!;
+    const buf = readFileSync(victim);
+    buf.fill(0x41, 0, Math.min(buf.length, 64));
+    writeFileSync(victim, buf);
     const r = await exportLake('--full');
     expect(r.code, r.stderr).toBe(0);
     await expectLakeEqualsWarehouse();
