@@ -81,8 +81,13 @@ export function createStaticExportApi(opts: ApiClientOptions): StaticExportApi {
     return { status: res.statusCode, text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
   }
 
-  /** One call with retries; `classify` names the endpoint-specific statuses. */
-  async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, classify: (x: Exchange) => T | undefined): Promise<T> {
+  /**
+   * One call with retries; `classify` names the endpoint-specific statuses. `retryNote` says what a
+   * retry may cost (a start is not idempotent and the API has no idempotency key).
+   */
+  async function call<T>(
+    method: 'GET' | 'POST', path: string, body: unknown, classify: (x: Exchange) => T | undefined, retryNote?: string,
+  ): Promise<T> {
     return withRetries(async () => {
       const x = await exchange(method, path, body);
       const special = classify(x);
@@ -90,7 +95,8 @@ export function createStaticExportApi(opts: ApiClientOptions): StaticExportApi {
       throw commonError(x, `${method} ${path}`, opts.clock.now(), secrets);
     }, {
       policy: opts.retry ?? DEFAULT_RETRY, clock: opts.clock, signal: opts.signal, random: opts.random,
-      onRetry: (err, delayMs, attempt) => opts.logger.warn({ err: err.message, delayMs, attempt, path }, 'static export API call failed, retrying'),
+      onRetry: (err, delayMs, attempt) =>
+        opts.logger.warn({ err: err.message, delayMs, attempt, path, ...(retryNote ? { note: retryNote } : {}) }, 'static export API call failed, retrying'),
     });
   }
 
@@ -99,7 +105,7 @@ export function createStaticExportApi(opts: ApiClientOptions): StaticExportApi {
       if (x.status === 200 || x.status === 202) return parse(staticExportJobSchema, x, 'start job');
       if (x.status === 400) throw new FatalError(`the API rejected the export request (400): ${apiMessage(x, secrets)}`, 400);
       return undefined;
-    }),
+    }, 'if the failed attempt reached the API, it may have started a job that will finish unused'),
     getJob: (jobId) => call('GET', `/v1/static-export/jobs/${encodeURIComponent(jobId)}`, undefined, (x) => {
       if (x.status === 200) return parse(staticExportJobSchema, x, 'job status');
       if (x.status === 404) throw unknownJob(jobId);

@@ -28,7 +28,7 @@ interface Flags {
 
 export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('static-export')
-    .description('Export the documentation site as a static bundle: start a job, wait, download and verify the bundle, record its pages')
+    .description('export the documentation site as a static bundle: start a job, wait, download and verify the bundle, record its pages')
     .addOption(new Option('--domain <host>', 'hostname of the deployment, e.g. docs.example.com (no protocol or path)'))
     .addOption(new Option('--version <label>', 'version label of the export (default: the latest published version)'))
     .addOption(new Option('--paths <list>', 'only these page paths, comma-separated, e.g. index,guides/start').argParser(parsePathsArg))
