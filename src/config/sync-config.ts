@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError, messageOf } from '../core/errors.js';
-import { DEFAULT_WAREHOUSE } from '../core/paths.js';
+import { warehousePath } from '../core/paths.js';
 import { keyFingerprint } from '../core/secrets.js';
 
 export interface ProjectConfig {
@@ -127,9 +127,8 @@ export function loadConfigFile(path: string): ConfigFile {
 
 export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
-  if (flags.warehouse !== undefined && !flags.warehouse.trim()) throw new UsageError('--warehouse is empty: give a file path');
   if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');
-  const warehouse = flags.warehouse ?? (env.DOCS_ETL_WAREHOUSE || undefined) ?? file?.warehouse ?? DEFAULT_WAREHOUSE;
+  const warehouse = warehousePath(flags.warehouse, env, file?.warehouse);
   const envBase = env.DOCS_API_BASE_URL;
   if (envBase !== undefined) checkUrl(envBase, 'DOCS_API_BASE_URL');
   const baseUrl = envBase ?? file?.baseUrl ?? DEFAULT_BASE_URL;

@@ -3,8 +3,8 @@
 // while a sync holds the write lock, openWarehouse's "in use" error is the answer (exit 1).
 import { Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
-import { EXIT, UsageError } from '../../core/errors.js';
-import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
+import { EXIT } from '../../core/errors.js';
+import { warehousePath } from '../../core/paths.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
 import { explainReadError, openWarehouse } from '../../load/warehouse.js';
@@ -37,8 +37,7 @@ DIR/sync_runs/part-0.parquet, DIR/quarantine/part-0.parquet, and DIR/_docs_etl/ 
 Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
 Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
     .action(async (flags: ExportFlags) => {
-      if (flags.warehouse !== undefined && !flags.warehouse.trim()) throw new UsageError('--warehouse is empty: give a file path');
-      const path = flags.warehouse ?? (ctx.env.DOCS_ETL_WAREHOUSE || undefined) ?? DEFAULT_WAREHOUSE;
+      const path = warehousePath(flags.warehouse, ctx.env);
       const wh = await openWarehouse(path, { readOnly: true });
       try {
         const summary = await exportLake(

@@ -2,7 +2,7 @@
 // and verify the bundle, record it and its pages in the warehouse, optionally write Helm values.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
-import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
+import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
 import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
 import { durationArg, intArg } from '../options.js';
 import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
@@ -55,7 +55,7 @@ Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message 
       if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
       const result = await runStaticExport({
         domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
-        outDir: flags.out, warehousePath: flags.warehouse ?? ctx.env.DOCS_ETL_WAREHOUSE ?? DEFAULT_WAREHOUSE, valuesFile: flags.valuesFile,
+        outDir: flags.out, warehousePath: warehousePath(flags.warehouse, ctx.env), valuesFile: flags.valuesFile,
         timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep,
       }, {
         baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),

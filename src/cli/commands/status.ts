@@ -4,8 +4,8 @@ import { createBudget } from '../../api/budget.js';
 import { RequestLog } from '../../api/request-log.js';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration, type RateLimit } from '../../core/duration.js';
-import { EXIT, FatalError, UsageError } from '../../core/errors.js';
-import { DEFAULT_WAREHOUSE } from '../../core/paths.js';
+import { EXIT, FatalError } from '../../core/errors.js';
+import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError, openWarehouse } from '../../load/warehouse.js';
 import { formatTable } from '../format.js';
@@ -32,8 +32,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
     .action(async (flags: StatusFlags) => {
-      if (flags.warehouse !== undefined && !flags.warehouse.trim()) throw new UsageError('--warehouse is empty: give a file path');
-      const path = flags.warehouse ?? (ctx.env.DOCS_ETL_WAREHOUSE || undefined) ?? DEFAULT_WAREHOUSE;
+      const path = warehousePath(flags.warehouse, ctx.env);
       let wh;
       try {
         wh = await openWarehouse(path, { readOnly: true });
