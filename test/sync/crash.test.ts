@@ -6,6 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 import { maxInWindow } from '../../src/bench/window-stats.js';
 
 const KEY = 'mint_crash_test_key_77';
@@ -26,8 +27,12 @@ describe('crash safety', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' });
     let kills = 0;
     for (let i = 0; i < 6; i++) {
+      const sandbox = sb;
+      const before = sandbox.requestLog(KEY).length;
       const child = spawnCli(['sync', '--warehouse', warehouse, '--rate-limit', '10000/1h'], env);
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 900));
+      // Kill inside the run (its first request has arrived), not during a slow machine's start-up.
+      await waitFor(() => sandbox.requestLog(KEY).length > before || child.exitCode !== null, 20_000);
+      await sleep(Math.random() * 700);
       if (child.kill('SIGKILL')) kills++;
       await child.result;
     }
