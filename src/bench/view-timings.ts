@@ -1,6 +1,6 @@
 // Time of each analytics view on a synced warehouse: every row and column is computed (the view is
 // materialized into a temporary table), cold (first run) and warm (best of the next runs).
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openWarehouse } from '../load/warehouse.js';
 
 export const BENCH_VIEWS = [
   'daily_unanswered_rate', 'category_breakdown', 'top_unanswered_questions', 'most_cited_sources', 'unanswered_by_page', 'threads',
@@ -14,10 +14,9 @@ export interface ViewTiming {
 }
 
 export async function viewTimings(warehouse: string, warmRuns = 3): Promise<ViewTiming[]> {
-  const instance = await DuckDBInstance.create(warehouse, { access_mode: 'READ_ONLY', autoinstall_known_extensions: 'false' });
-  const conn = await instance.connect();
+  const wh = await openWarehouse(warehouse, { readOnly: true });
+  const { conn } = wh;
   try {
-    await conn.run("SET TimeZone = 'UTC'");
     const out: ViewTiming[] = [];
     for (const view of BENCH_VIEWS) {
       const once = async () => {
@@ -33,7 +32,6 @@ export async function viewTimings(warehouse: string, warmRuns = 3): Promise<View
     }
     return out;
   } finally {
-    conn.closeSync();
-    instance.closeSync();
+    wh.close();
   }
 }

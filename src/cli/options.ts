@@ -1,7 +1,7 @@
 // Parsers for flag values: each throws UsageError naming the flag, which main() turns into exit 2.
 import { InvalidArgumentError } from 'commander';
-import { boundedDuration, boundedRateLimit, parseDateValue } from '../config/sync-config.js';
-import type { RateLimit } from '../core/duration.js';
+import { parseDateValue } from '../core/dates.js';
+import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
@@ -15,8 +15,8 @@ function wrap<T>(fn: (v: string) => T): (v: string) => T {
   };
 }
 
-export const durationArg = wrap((v) => boundedDuration(v));
-export const rateLimitArg = wrap((v): RateLimit => boundedRateLimit(v));
+export const durationArg = wrap((v) => parseDuration(v));
+export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
 
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {

@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError, messageOf } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
+import { parseDateValue } from '../core/dates.js';
 import { keyFingerprint } from '../core/secrets.js';
 
 export interface ProjectConfig {
@@ -38,36 +39,8 @@ export interface SyncFlags {
   config?: string;
 }
 
-/** Longer than any sensible lookback, wait or window; beyond it dates overflow. */
-export const MAX_DURATION_MS = 36_500 * 86_400_000;
-
-/** parseDuration, bounded: "999999999d" is a typo, not a lookback. Throws UsageError. */
-export function boundedDuration(text: string, what = 'duration'): number {
-  const ms = parseDuration(text, what);
-  if (ms > MAX_DURATION_MS) throw new UsageError(`invalid ${what} "${text}": at most 36500d`);
-  return ms;
-}
-
-/** parseRateLimit, bounded (a whole number of requests, a window of at most 36500d). Throws UsageError. */
-export function boundedRateLimit(text: string): RateLimit {
-  const rate = parseRateLimit(text);
-  if (!Number.isSafeInteger(rate.limit)) throw new UsageError(`invalid rate limit "${text}": too many requests`);
-  if (rate.windowMs > MAX_DURATION_MS) throw new UsageError(`invalid rate limit "${text}": the window is at most 36500d`);
-  return rate;
-}
-
-/** A calendar date (YYYY-MM-DD) or an ISO 8601 instant whose date part exists (no 2026-02-30). */
-export function parseDateValue(v: string): Date | null {
-  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
-  if (!day) return null;
-  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-  const check = new Date(Date.UTC(y, m - 1, d));
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-const bounded = <T>(parse: (v: string) => T) =>
+/** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
+const parsed = <T>(parse: (v: string) => T) =>
   z.string().transform((v, ctx) => {
     try {
       return parse(v);
@@ -83,9 +56,9 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }
 export const configFileSchema = z.strictObject({
   warehouse: z.string().min(1).optional(),
   baseUrl: httpUrl.optional(),
-  lookback: bounded((v) => boundedDuration(v, 'lookback')).optional(),
-  rateLimit: bounded(boundedRateLimit).optional(),
-  maxWait: bounded((v) => boundedDuration(v, 'max-wait')).optional(),
+  lookback: parsed((v) => parseDuration(v, 'lookback')).optional(),
+  rateLimit: parsed(parseRateLimit).optional(),
+  maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
   budgetDir: z.string().min(1).optional(),
   projects: z.array(z.strictObject({
     id: z.string().min(1),

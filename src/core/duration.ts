@@ -3,7 +3,17 @@ import { UsageError } from './errors.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** Longer than any sensible lookback, wait or window ("999999999d" is a typo); beyond it dates overflow. */
+export const MAX_DURATION_MS = 36_500 * 86_400_000;
+
+/** A duration of at most 36500d. Throws UsageError naming `what`. */
 export function parseDuration(text: string, what = 'duration'): number {
+  const ms = sumDuration(text, what);
+  if (ms > MAX_DURATION_MS) throw new UsageError(`invalid ${what} "${text}": at most 36500d`);
+  return ms;
+}
+
+function sumDuration(text: string, what: string): number {
   const s = text.trim();
   if (/^\d+$/.test(s)) return Number(s) * 1000;
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
@@ -29,8 +39,10 @@ export function parseRateLimit(text: string): RateLimit {
   if (!m) throw new UsageError(`invalid rate limit "${text}": use REQUESTS/WINDOW, e.g. 100/1h`);
   const limit = Number(m[1]);
   const w = m[2]!;
-  const windowMs = parseDuration(/^\d/.test(w) ? w : `1${w}`, 'rate-limit window');
+  const windowMs = sumDuration(/^\d/.test(w) ? w : `1${w}`, 'rate-limit window');
   if (limit < 1 || windowMs < 1) throw new UsageError(`invalid rate limit "${text}": both parts must be positive`);
+  if (!Number.isSafeInteger(limit)) throw new UsageError(`invalid rate limit "${text}": too many requests`);
+  if (windowMs > MAX_DURATION_MS) throw new UsageError(`invalid rate limit "${text}": the window is at most 36500d`);
   return { limit, windowMs };
 }
 

@@ -19,7 +19,7 @@ import { FatalError, messageOf, StoppedError, UsageError } from '../core/errors.
 import type { Logger } from '../core/logger.js';
 import { sqlFile } from '../load/sql-files.js';
 import { inTransaction } from '../load/warehouse.js';
-import { planPartitions } from './export-plan.js';
+import { fileCheck, planPartitions } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
 import { scanLake, type LakeScan } from './lake-scan.js';
 import { acquireLakeLock } from './lake-lock.js';
@@ -132,8 +132,7 @@ async function runExport(deps: ExportDeps, opts: ExportOptions): Promise<ExportS
 
   for (const t of await readTableSignatures(conn)) {
     const prev = manifest.tables[t.name];
-    const intact = scan.files.has(prev?.file ?? '') && (prev?.bytes === undefined || scan.files.get(prev.file) === prev.bytes);
-    if (!full && prev && prev.signature === t.signature && intact) continue;
+    if (!full && prev && prev.signature === t.signature && !fileCheck(scan.files.get(prev.file), prev.bytes)) continue;
     const r = await writeSmallTable(conn, outDir, t, token, clock.now());
     manifest.tables[t.name] = r.entry;
     summary.tablesWritten.push(t.name);

@@ -47,11 +47,17 @@ function fileProblem(e: PartitionEntry, size: (rel: string) => number | undefine
   if ((e.sourceRows > 0) !== (e.files.sources !== undefined)) return 'missing-file';
   for (const table of ['conversations', 'sources'] as const) {
     const rel = e.files[table];
-    if (rel === undefined) continue;
-    const actual = size(rel);
-    if (actual === undefined) return 'missing-file';
-    const expected = e.bytes?.[table];
-    if (expected !== undefined && actual !== expected) return 'damaged-file';
+    const problem = rel === undefined ? null : fileCheck(size(rel), e.bytes?.[table]);
+    if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * A file the manifest names, against what is on disk: missing, or of another size than it was
+ * written with (truncated, replaced). A manifest written before sizes were recorded vouches for any size.
+ */
+export function fileCheck(actual: number | undefined, expected: number | undefined): 'missing-file' | 'damaged-file' | null {
+  if (actual === undefined) return 'missing-file';
+  return expected !== undefined && actual !== expected ? 'damaged-file' : null;
 }

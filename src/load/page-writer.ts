@@ -6,10 +6,9 @@ import type { QuarantinedRecord } from '../normalize/turns.js';
 import { sqlFile } from './sql-files.js';
 import { inTransaction } from './warehouse.js';
 
-/** JSON text holding the valid turns as an array at `path`, and what validation learned about them. */
+/** The valid turns as JSON text, an object with them at `$.conversations` (a page body is one), and what validation learned about them. */
 export interface PageJson {
   text: string;
-  path: '$' | '$.conversations';
   /** Indexes (0-based, in the array) of the turns carrying fields the contract does not name; absent: any may. */
   extraAt?: readonly number[];
   /** True when no turn appears twice in the array; absent: one may. */
@@ -56,11 +55,9 @@ async function writeOnce(conn: DuckDBConnection, w: PageWrite, mode: PageWritten
   return inTransaction(conn, async () => {
     let upserted = 0;
     if (w.json) {
-      // The array always sits at $.conversations, so one statement parses every page.
-      const text = w.json.path === '$' ? `{"conversations":${w.json.text}}` : w.json.text;
-      await conn.run(sqlFile('load/page-input.sql'), { page: text, extra_at: w.json.extraAt ? JSON.stringify(w.json.extraAt) : null });
+      await conn.run(sqlFile('load/page-input.sql'), { page: w.json.text, extra_at: w.json.extraAt ? JSON.stringify(w.json.extraAt) : null });
       await conn.run(sqlFile('load/stage-page.sql'), { project_id });
-      if (w.json.distinct !== true || mode === 'upsert') await conn.run(sqlFile('load/dedupe-page.sql'));
+      if (w.json.distinct !== true) await conn.run(sqlFile('load/dedupe-page.sql'));
       const res = await conn.run(sqlFile(mode === 'insert' ? 'load/insert-conversations.sql' : 'load/upsert-conversations.sql'), { now });
       upserted = Number(res.rowsChanged);
       // Sources are only ever written with their turn, in its transaction: when the insert took

@@ -113,10 +113,10 @@ async function readAndLoad(deps: ProjectRunDeps, opts: ProjectRunOptions, summar
       next = more ? settle(pages.next()) : Promise.resolve({ result: { done: true, value: undefined } });
       const n = normalizePage(page.records);
       // All records valid: DuckDB parses the body as received; otherwise only the valid ones.
-      const hints = { extraAt: n.extraAt, distinct: n.distinct };
-      const json = n.valid.length === 0 ? null
-        : n.quarantined.length === 0 ? { text: page.body, path: '$.conversations' as const, ...hints }
-        : { text: JSON.stringify(n.valid), path: '$' as const, ...hints };
+      const json = n.valid.length === 0 ? null : {
+        text: n.quarantined.length === 0 ? page.body : JSON.stringify({ conversations: n.valid }),
+        extraAt: n.extraAt, distinct: n.distinct,
+      };
       const written = await writePage(deps.conn, {
         projectId, pipeline: pipeline.name, runId: summary.runId, now: deps.clock.now(), json, insertFirst,
         quarantined: n.quarantined, checkpoint: { cursor: page.nextCursor, complete: !page.hasMore }, requests: page.requests,

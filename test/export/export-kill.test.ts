@@ -8,17 +8,9 @@ import { openWarehouse } from '../../src/load/warehouse.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fillWarehouse, listFiles, readLakeFiles, sortRows, warehouseTable, type Row } from './lake-fixture.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const DIST_MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(5);
-  }
-}
 
 describe('export-parquet killed midway', () => {
   let tmp: ReturnType<typeof tempDir>;

@@ -29,7 +29,7 @@ describe('writePage', () => {
     const n = normalizePage(records);
     return writePage(wh.conn, {
       projectId: 'p', pipeline: 'assistant', runId: 'r1', now,
-      json: n.valid.length ? { text: JSON.stringify(n.valid), path: '$' } : null,
+      json: n.valid.length ? { text: JSON.stringify({ conversations: n.valid }) } : null,
       quarantined: n.quarantined, checkpoint: { cursor: complete ? null : 'CUR', complete }, requests: 1,
     });
   };

@@ -11,7 +11,7 @@ import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { maxInWindow } from '../../src/bench/window-stats.js';
-import { sleep } from './reliability-helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 const KEY = 'mint_reliability_budget';
 let sb: Sandbox | undefined;
@@ -74,7 +74,7 @@ describe('shared budget under concurrency', () => {
     const victim = spawnCli(args('a'), env('a'));
     const others = Promise.all(['b', 'c'].map((p) => runCli(args(p), env(p))));
     // Kill it while a request of its own is in flight (its slot is open in the shared log).
-    for (let i = 0; i < 400 && !sandbox.requestLog(KEY).some((r) => r.path.includes('/a/') && r.status === 0); i++) await sleep(10);
+    await waitFor(() => sandbox.requestLog(KEY).some((r) => r.path.includes('/a/') && r.status === 0), 20_000, 10);
     victim.kill('SIGKILL');
     expect((await victim.result).signal).toBe('SIGKILL');
     const again = await runCli(args('a'), env('a'));

@@ -8,7 +8,8 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
-import { canonicalRecords, quarantinedRecords, query, sleep } from './reliability-helpers.js';
+import { sleep, waitFor } from '../helpers/wait.js';
+import { canonicalRecords, quarantinedRecords, query } from './reliability-helpers.js';
 
 const KEY = 'mint_reliability_kill_storm';
 const KILLS = 12;
@@ -45,7 +46,7 @@ describe('kill storm', () => {
         delay = Math.floor(Math.random() * 1000);
       } else {
         const sandbox = sb;
-        await until(() => served(sandbox) > pagesBefore || child.exitCode !== null);
+        await waitFor(() => served(sandbox) > pagesBefore || child.exitCode !== null, 60_000);
         delay = Math.floor(Math.random() * 60);
       }
       await sleep(delay);
@@ -89,9 +90,6 @@ function served(sandbox: Sandbox): number {
   return sandbox.requestLog(KEY).filter((r) => r.status === 200).length;
 }
 
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await sleep(5);
-}
 
 /** Resolves once the child logged that it opened or resumed its window (or when it ended). */
 function runStarted(child: ReturnType<typeof spawnCli>): Promise<void> {

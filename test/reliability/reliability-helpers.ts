@@ -1,9 +1,7 @@
-// Shared by the reliability suite: quarantine comparison, file fingerprints, waiting.
+// Shared by the reliability suite: quarantine comparison, file fingerprints, warehouse queries.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { openWarehouse } from '../../src/load/warehouse.js';
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');

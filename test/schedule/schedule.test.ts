@@ -6,6 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const KEY = 'mint_schedule_test_key';
 let sb: Sandbox | undefined;
@@ -17,13 +18,6 @@ afterEach(async () => {
   tmp = undefined;
 });
 
-const peek = async (child: { stdout: NodeJS.ReadableStream | null; seen?: string }) => {
-  if (child.seen === undefined) {
-    child.seen = '';
-    child.stdout?.on('data', (d) => (child.seen += String(d)));
-  }
-  return child.seen;
-};
 /** Collects both streams of a running child so a test can wait for what it prints, not for a fixed time. */
 function watch(child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) {
   const out = { stdout: '', stderr: '' };
@@ -32,11 +26,6 @@ function watch(child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.Rea
   return out;
 }
 const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
-/** Polls until `done()` holds; on a slow machine this waits longer instead of failing. */
-async function until(done: () => boolean, timeoutMs: number) {
-  for (const end = Date.now() + timeoutMs; !done() && Date.now() < end; ) await sleep(50);
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function runs(warehouse: string) {
   const wh = await openWarehouse(warehouse, { readOnly: true });
@@ -59,7 +48,7 @@ describe('docs-etl schedule', () => {
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--lake', lake], env);
     const seen = watch(child);
     // Three finished runs (each ends with its lake line) and at least one skipped tick.
-    await until(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 22_000);
+    await waitFor(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 22_000, 50);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
@@ -89,7 +78,8 @@ describe('docs-etl schedule', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
     // Stop once at least two pages were requested: the run is in the middle of its window.
-    for (let i = 0; i < 200 && sb.requestLog(KEY).length < 2; i++) await sleep(25);
+    const sandbox = sb;
+    await waitFor(() => sandbox.requestLog(KEY).length >= 2, 5000, 25);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
@@ -114,7 +104,7 @@ describe('docs-etl schedule', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'no-such-project', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse], env);
     const seen = watch(child);
-    await until(() => count(seen.stderr, /was not found \(404\)/) >= 2, 15_000);
+    await waitFor(() => count(seen.stderr, /was not found \(404\)/) >= 2, 15_000, 50);
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code).toBe(0);
@@ -130,7 +120,8 @@ describe('docs-etl schedule', () => {
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
-    for (let i = 0; i < 200 && sb.requestLog(KEY).length < 1; i++) await sleep(25);
+    const sandbox = sb;
+    await waitFor(() => sandbox.requestLog(KEY).length >= 1, 5000, 25);
     child.kill('SIGTERM');
     await sleep(200);
     const t = Date.now();
@@ -154,7 +145,8 @@ describe('docs-etl schedule', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--warehouse', warehouse, '--static-export-cron', '* * * * * *',
       '--static-export-domain', 'docs.example.com', '--static-export-values', values, '--static-export-out', join(tmp.dir, 'exports')], env);
-    for (let i = 0; i < 400 && !/static export se_\w+ of docs.example.com: completed/.test(await peek(child)); i++) await sleep(50);
+    const seen = watch(child);
+    await waitFor(() => /static export se_\w+ of docs.example.com: completed/.test(seen.stdout), 20_000, 50);
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
