@@ -1,14 +1,20 @@
-// Assistant conversation history: one record per turn, keyed by conversation id + turn timestamp.
+// Assistant conversation history: one record per turn; turns of a conversation share `id` and
+// differ by `timestamp`, so the key is (project_id, id, occurred_at).
 import { conversationTurnSchema } from '../src/contracts/analytics.js';
-import type { PipelineDefinition } from '../src/run/pipeline.js';
+import type { PipelineDefinition } from '../src/pipeline/definition.js';
 
 export const assistantConversations = {
   name: 'assistant_conversations',
   endpoint: '/v1/analytics/{projectId}/assistant',
-  primaryKey: ['project_id', 'id', 'occurred_at'],
-  cursorField: 'occurred_at',
-  pageSize: 1000,
+  paging: { style: 'cursor', limit: 1000, hasMore: true },
+  recordsField: 'conversations',
   record: conversationTurnSchema,
-  tables: ['conversations', 'sources', 'quarantine'],
-  defaultLookbackMs: 24 * 3_600_000,
+  key: ['project_id', 'id', 'occurred_at'],
+  time: { field: 'timestamp', column: 'occurred_at', granularity: 'event' },
+  load: {
+    stage: 'pipelines/assistant-conversations/stage.sql',
+    merge: ['pipelines/assistant-conversations/merge.sql'],
+  },
+  tables: ['conversations', 'sources'],
+  priority: 0,
 } as const satisfies PipelineDefinition;

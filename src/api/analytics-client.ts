@@ -1,10 +1,13 @@
-// Paged analytics endpoints (GET /v1/analytics/{projectId}/assistant): budgeted, retried, and every failure named by what the
-// runner does with it. The key travels only in the Authorization header.
+// GET requests to the analytics endpoints (/v1/analytics/{projectId}/…): budgeted, retried, and
+// every failure named by what the runner does with it. Paging is the extractor's business; this
+// returns one response's body as received and parsed. The key travels only in the Authorization
+// header.
 import type { Dispatcher } from 'undici';
-import { analyticsErrorSchema, conversationsPageSchema, type ConversationsPage } from '../contracts/analytics.js';
+import { analyticsErrorSchema } from '../contracts/analytics.js';
 import type { Clock } from '../core/clock.js';
-import { CursorRejectedError, FatalError, RetriableError } from '../core/errors.js';
+import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError, TimeoutError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { USER_AGENT } from '../core/version.js';
 import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
@@ -12,10 +15,13 @@ import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 export const DEFAULT_BASE_URL = 'https://api.mintlify.com';
 export const PAGE_LIMIT = 1000;
 
+/** A 504 or a timeout means "this window is too large" more often than "try again": give up early. */
+const WINDOW_FAILURE_ATTEMPTS = 2;
+
 export interface AnalyticsClientDeps {
   baseUrl: string;
   apiKey: string;
-  /** Where the key came from, for the 401 message (e.g. DOCS_API_KEY). */
+  /** Where the key came from (e.g. DOCS_API_KEY), for the 401 message. */
   keySource: string;
   budget: RequestBudget;
   clock: Clock;
@@ -25,91 +31,88 @@ export interface AnalyticsClientDeps {
   dispatcher?: Dispatcher;
 }
 
-export interface PageQuery {
-  dateFrom?: Date;
-  dateTo?: Date;
-  cursor?: string | null;
-  limit?: number;
-}
-
-export interface FetchedPage {
-  page: ConversationsPage;
-  /** The body as received, for loaders that let DuckDB parse it. */
+export interface FetchedJson {
+  /** The parsed body. */
+  json: unknown;
+  /** The body as received (landed verbatim). */
   body: string;
-  /** Requests this page cost (retries and 429s included). */
+  /** Requests this response cost (retries and 429s included). */
   requests: number;
 }
 
 export interface AnalyticsClient {
-  /** One page of a list endpoint such as `/v1/analytics/{projectId}/assistant`. */
-  fetchPage(endpoint: string, projectId: string, q: PageQuery, signal?: AbortSignal): Promise<FetchedPage>;
+  /**
+   * One GET of `endpoint` (its {projectId} substituted) with these query parameters. `onRequest`
+   * hears of every request sent, so a run counts the ones that failed too.
+   */
+  get(endpoint: string, projectId: string, params: Record<string, string>, o?: { signal?: AbortSignal; onRequest?: () => void }): Promise<FetchedJson>;
 }
 
 export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClient {
   const retry = deps.retry ?? DEFAULT_RETRY;
   return {
-    async fetchPage(endpoint, projectId, q, signal) {
+    async get(endpoint, projectId, params, o = {}) {
       const url = new URL(endpoint.replace('{projectId}', encodeURIComponent(projectId)), deps.baseUrl);
-      url.searchParams.set('limit', String(q.limit ?? PAGE_LIMIT));
-      if (q.dateFrom) url.searchParams.set('dateFrom', q.dateFrom.toISOString());
-      if (q.dateTo) url.searchParams.set('dateTo', q.dateTo.toISOString());
-      if (q.cursor) url.searchParams.set('cursor', q.cursor);
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      const hadCursor = 'cursor' in params;
       let requests = 0;
-      const once = async (): Promise<FetchedPage> => {
-        for (;;) {
-          const res = await send();
-          if (res.status === 429) {
-            // Not a failure: the server's window is full. Everyone of this organization waits
-            // (budget.acquire stops the run cleanly if that wait is longer than --max-wait).
-            const wait = retryAfterMs(res.headers, deps.clock.now()) ?? 60_000;
-            deps.logger.warn({ projectId, waitMs: wait }, 'rate limited (429), waiting for the window');
-            await deps.budget.block(deps.clock.now().getTime() + wait);
-            continue;
-          }
-          return parse(res);
-        }
-      };
+      let windowFailures = 0;
       const send = async (): Promise<HttpResponse> => {
-        const slot = await deps.budget.acquire(signal);
+        const slot = await deps.budget.acquire(o.signal);
         requests++;
-        let res: HttpResponse;
+        o.onRequest?.();
         try {
-          res = await httpText(url.href, {
-            headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json' },
+          return await httpText(url.href, {
+            headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
             timeoutMs: deps.timeoutMs,
             dispatcher: deps.dispatcher,
             // No abort signal here: a request that left is paid for in budget, so a stop request
-            // lets it finish and commit; stops take effect in budget waits and between pages.
+            // lets it finish and land; stops take effect in budget waits and between pages.
           });
         } finally {
           await slot.release();
         }
-        return res;
       };
-      const parse = (res: HttpResponse): FetchedPage => {
-        throwIfRetriable(res, deps.clock.now());
-        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, Boolean(q.cursor));
-        let json: unknown;
+      const once = async (): Promise<FetchedJson> => {
+        for (;;) {
+          let res: HttpResponse;
+          try {
+            res = await send();
+            if (res.status === 429) {
+              // Not a failure: the server's window is full. Everyone of this organization waits
+              // (budget.acquire stops the run cleanly if that wait is longer than --max-wait).
+              const wait = retryAfterMs(res.headers, deps.clock.now()) ?? 60_000;
+              deps.logger.warn({ projectId, waitMs: wait }, 'rate limited (429), waiting for the window');
+              await deps.budget.block(deps.clock.now().getTime() + wait);
+              continue;
+            }
+            throwIfRetriable(res, deps.clock.now());
+          } catch (err) {
+            if ((err instanceof TimeoutError || (err instanceof RetriableError && err.status === 504)) && ++windowFailures >= WINDOW_FAILURE_ATTEMPTS) {
+              throw new RetriesExhaustedError(`the API timed out ${windowFailures} times: ${err.message}`, err.status, true);
+            }
+            throw err;
+          }
+          return parse(res);
+        }
+      };
+      const parse = (res: HttpResponse): FetchedJson => {
+        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, hadCursor);
         try {
-          json = JSON.parse(res.text);
+          return { json: JSON.parse(res.text) as unknown, body: res.text, requests };
         } catch {
           throw new RetriableError(`unreadable response body (${res.text.length} bytes, truncated or not JSON)`, 200);
         }
-        const parsed = conversationsPageSchema.safeParse(json);
-        if (!parsed.success) {
-          throw new RetriableError(`response does not match the list contract: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 200);
-        }
-        return { page: parsed.data, body: res.text, requests };
       };
       return withRetries(once, {
         policy: retry,
         clock: deps.clock,
-        signal,
+        signal: o.signal,
         onRetry: (err, delayMs, attempt) =>
           deps.logger.warn({ projectId, attempt, delayMs, reason: err.message }, 'request failed, retrying'),
       }).catch((err: unknown) => {
         if (err instanceof RetriableError) {
-          throw new FatalError(`the API kept failing after ${retry.attempts} attempts: ${err.message}`, err.status);
+          throw new RetriesExhaustedError(`the API kept failing after ${retry.attempts} attempts: ${err.message}`, err.status, false);
         }
         throw err;
       });

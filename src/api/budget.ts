@@ -30,6 +30,8 @@ export interface RequestBudget {
   /** The server answered 429: nobody of this organization sends before `until`. */
   block(until: number): Promise<void>;
   usage(): BudgetUsage;
+  /** Requests that can be sent without waiting longer than `withinMs` (what a run may plan on). */
+  available(withinMs: number): number;
 }
 
 export interface BudgetDeps {
@@ -92,6 +94,14 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
       log.update((state) => {
         state.blockedUntil = Math.max(state.blockedUntil, until);
       }),
+    available: (withinMs) => {
+      const state = log.readUnlocked();
+      const now = clock.now().getTime();
+      prune(state, now, rate.windowMs);
+      if (state.blockedUntil > now + withinMs) return 0;
+      const freeing = state.entries.filter((e) => endOf(e, now) + rate.windowMs + MARGIN_MS <= now + withinMs).length;
+      return Math.max(0, rate.limit - state.entries.length + freeing);
+    },
     usage: () => {
       const state = log.readUnlocked();
       const now = clock.now().getTime();

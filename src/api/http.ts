@@ -1,7 +1,7 @@
 // One HTTP exchange over undici, classified: network failures, timeouts, 5xx and unreadable
 // bodies are retriable; other statuses are returned for the caller to name.
 import { request, type Dispatcher } from 'undici';
-import { RetriableError, messageOf } from '../core/errors.js';
+import { RetriableError, TimeoutError, messageOf } from '../core/errors.js';
 
 export interface HttpResponse {
   status: number;
@@ -32,15 +32,22 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
       signal: opts.signal,
     });
   } catch (err) {
+    if (isTimeout(err)) throw new TimeoutError(`no response within ${timeoutMs} ms: ${networkReason(err)}`);
     throw new RetriableError(`network error: ${networkReason(err)}`);
   }
   let text: string;
   try {
     text = await res.body.text();
   } catch (err) {
+    if (isTimeout(err)) throw new TimeoutError(`response body not complete within ${timeoutMs} ms: ${networkReason(err)}`, res.statusCode);
     throw new RetriableError(`response body cut off: ${networkReason(err)}`, res.statusCode);
   }
   return { status: res.statusCode, headers: res.headers, text };
+}
+
+function isTimeout(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return /TIMEOUT|ETIMEDOUT/.test(`${e.code ?? ''} ${e.cause?.code ?? ''}`);
 }
 
 /** The cause's code (ECONNRESET, UND_ERR_SOCKET…) is what tells a user what happened. */

@@ -1,13 +1,15 @@
 // Human summaries for stdout (logs are JSON on stderr).
 import stringWidth from 'string-width';
-import type { ProjectRunSummary } from '../run/sync-project.js';
+import type { ProjectRunSummary } from '../run/summary.js';
+import { PURPOSES } from '../core/window.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
 export function formatRunLine(r: ProjectRunSummary): string {
-  const w = r.windows.at(-1);
-  const window = w ? `${w.from?.toISOString() ?? 'beginning'} → ${w.to.toISOString()}` : 'no window';
-  const head = `${r.projectId}: ${r.status} | ${window} | ${n(r.pages)} pages, ${n(r.requests)} requests, ${n(r.upserted)} turns upserted, ${n(r.quarantined)} quarantined`;
+  const windows = PURPOSES.map((p) => [p, r.windows.filter((w) => w.purpose === p).length] as const)
+    .filter(([, k]) => k > 0).map(([p, k]) => `${k} ${p}`).join(', ') || 'nothing due';
+  const deferred = r.deferred ? ` (${r.deferred} deferred)` : '';
+  const head = `${r.projectId}/${r.pipeline}: ${r.status} | windows: ${windows}${deferred} | ${n(r.pages)} pages, ${n(r.requests)} requests, ${n(r.upserted)} rows merged, ${n(r.quarantined)} quarantined`;
   return r.error ? `${head} | ${r.error}` : head;
 }
 

@@ -1,7 +1,7 @@
 // Configuration of `sync`: flags, then environment, then an optional config file (several
 // projects / organizations). Secrets come only from the environment: the file names the variable.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
@@ -9,6 +9,18 @@ import { UsageError, messageOf } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
 import { parseDateValue } from '../core/dates.js';
 import { keyFingerprint } from '../core/secrets.js';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
+import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
+import { defaultReadPath } from '../publish/snapshot.js';
+
+/** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
+export const MEMORY = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+/** `--keep-raw 30d`: keep merged pages that long; `0` or `none`: delete them once merged. */
+export function parseKeepRaw(v: string): number | null {
+  if (v.trim() === 'none' || v.trim() === '0') return null;
+  return parseDuration(v, 'keep-raw');
+}
 
 export interface ProjectConfig {
   projectId: string;
@@ -20,13 +32,34 @@ export interface ProjectConfig {
   backfillFrom: Date | null;
 }
 
+export interface PlanSettingsConfig {
+  maxWindowMs: number;
+  headOverlapMs: number;
+  windowPages: number;
+  rereads: RereadStage[];
+  fillPages: number;
+}
+
 export interface SyncConfig {
   warehouse: string;
-  lookbackMs: number;
+  /** Deprecated: re-read this span before the head on every run (null: the planner decides). */
+  lookbackMs: number | null;
   rate: RateLimit;
   maxWaitMs: number;
   budgetDir: string;
   projects: ProjectConfig[];
+  plan: PlanSettingsConfig;
+  /** Landed pages (state/landing); merged ones are kept compressed for this long (null: deleted). */
+  landingDir: string;
+  keepRawMs: number | null;
+  /** The published read snapshot, and how often a long run publishes between batches. */
+  readPath: string;
+  publishIntervalMs: number;
+  duckdb: { memoryLimit: string; threads: number };
+  /** Pipelines to run (names); null: all. */
+  pipelines: string[] | null;
+  /** Deprecation notices for the caller to print once. */
+  warnings: string[];
 }
 
 export interface SyncFlags {
@@ -37,6 +70,12 @@ export interface SyncFlags {
   rateLimit?: RateLimit;
   maxWait?: number;
   config?: string;
+  maxWindow?: number;
+  rereads?: RereadStage[];
+  keepRaw?: number | null;
+  memoryLimit?: string;
+  threads?: number;
+  pipelines?: string[];
 }
 
 /** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
@@ -60,6 +99,17 @@ export const configFileSchema = z.strictObject({
   rateLimit: parsed(parseRateLimit).optional(),
   maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
   budgetDir: z.string().min(1).optional(),
+  maxWindow: parsed((v) => parseDuration(v, 'maxWindow')).optional(),
+  headOverlap: parsed((v) => parseDuration(v, 'headOverlap')).optional(),
+  windowPages: z.number().int().min(1).max(10_000).optional(),
+  rereads: parsed(parseRereads).optional(),
+  keepRaw: parsed(parseKeepRaw).optional(),
+  landingDir: z.string().min(1).optional(),
+  readPath: z.string().min(1).optional(),
+  publishInterval: parsed((v) => parseDuration(v, 'publishInterval')).optional(),
+  memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
+  threads: z.number().int().min(1).max(256).optional(),
+  pipelines: z.array(z.string().min(1)).min(1).optional(),
   projects: z.array(z.strictObject({
     id: z.string().min(1),
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
@@ -122,15 +172,54 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
     if (!key) throw new UsageError('no API key: set DOCS_API_KEY to the organization\'s admin key (never pass it as a flag)');
     projects = [project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null)];
   }
+  const lookbackMs = flags.lookback ?? file?.lookback ?? null;
+  const warnings = lookbackMs === null ? [] : [
+    `${flags.lookback !== undefined ? '--lookback' : 'the config field lookback'} is deprecated: the planner re-reads recent data on a schedule (--rereads); the lookback span is still re-read on every run, at the cost of requests`,
+  ];
+  const base = defaultSyncConfig(warehouse, projects);
+  return {
+    ...base,
+    lookbackMs,
+    warnings,
+    plan: {
+      ...base.plan,
+      maxWindowMs: flags.maxWindow ?? file?.maxWindow ?? base.plan.maxWindowMs,
+      headOverlapMs: file?.headOverlap ?? base.plan.headOverlapMs,
+      windowPages: file?.windowPages ?? base.plan.windowPages,
+      rereads: flags.rereads ?? file?.rereads ?? base.plan.rereads,
+    },
+    landingDir: file?.landingDir ?? base.landingDir,
+    keepRawMs: flags.keepRaw !== undefined ? flags.keepRaw : (file?.keepRaw ?? base.keepRawMs),
+    readPath: file?.readPath ?? base.readPath,
+    publishIntervalMs: file?.publishInterval ?? base.publishIntervalMs,
+    duckdb: { memoryLimit: flags.memoryLimit ?? file?.memoryLimit ?? base.duckdb.memoryLimit, threads: flags.threads ?? file?.threads ?? base.duckdb.threads },
+    pipelines: flags.pipelines ?? file?.pipelines ?? base.pipelines,
+    rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
+    maxWaitMs: flags.maxWait ?? file?.maxWait ?? base.maxWaitMs,
+    budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
+  };
+}
+
+/** Every setting at its default, for a warehouse and its projects (what no flag, variable or file changes). */
+export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], over: Partial<SyncConfig> = {}): SyncConfig {
   return {
     warehouse,
-    lookbackMs: flags.lookback ?? file?.lookback ?? 24 * 3_600_000,
-    rate: flags.rateLimit ?? file?.rateLimit ?? { limit: 100, windowMs: 3_600_000 },
-    maxWaitMs: flags.maxWait ?? file?.maxWait ?? 15 * 60_000,
+    projects,
+    lookbackMs: null,
+    warnings: [],
+    plan: { maxWindowMs: 7 * 86_400_000, headOverlapMs: 10 * 60_000, windowPages: 50, rereads: [...DEFAULT_REREADS], fillPages: 10 },
+    landingDir: join(dirname(warehouse), 'landing', basename(warehouse).replace(/\.duckdb$/, '')),
+    keepRawMs: null,
+    readPath: defaultReadPath(warehouse),
+    publishIntervalMs: 10 * 60_000,
+    duckdb: { memoryLimit: DEFAULT_MEMORY_LIMIT, threads: DEFAULT_THREADS },
+    pipelines: null,
+    rate: { limit: 100, windowMs: 3_600_000 },
+    maxWaitMs: 15 * 60_000,
     // Processes of one organization share its budget through this folder; point several
     // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
-    budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? join(dirname(warehouse), 'budget'),
-    projects,
+    budgetDir: join(dirname(warehouse), 'budget'),
+    ...over,
   };
 }
 

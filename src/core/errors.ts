@@ -19,6 +19,22 @@ export class RetriableError extends Error {
   }
 }
 
+/** No answer in time (headers or body deadline): retriable, and for a window read a sign of its size. */
+export class TimeoutError extends RetriableError {
+  override name = 'TimeoutError';
+}
+
+/**
+ * A request kept failing with a server error or a timeout (the retries are spent). For a window
+ * read this is what a too-large window looks like (504, timeouts): the runner bisects the window.
+ */
+export class RetriesExhaustedError extends FatalError {
+  override name = 'RetriesExhaustedError';
+  constructor(message: string, status: number | undefined, readonly timeout: boolean) {
+    super(message, status);
+  }
+}
+
 /** A stored cursor the API refused (400 on cursor): the window restarts from its start. */
 export class CursorRejectedError extends Error {
   override name = 'CursorRejectedError';

@@ -7,9 +7,10 @@ import { PIPELINES } from '../../pipelines/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { keyFingerprint } from '../core/secrets.js';
+import { defaultSyncConfig } from '../config/sync-config.js';
 import { formatRunLine, formatTable } from '../cli/format.js';
 import { sqlFile } from '../load/sql-files.js';
-import { openWarehouse } from '../load/warehouse.js';
+import { openReader } from '../publish/open-reader.js';
 import { runSync } from '../run/sync.js';
 import { DEMO_API_KEY, DEMO_PROJECT_ID, defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
 
@@ -30,14 +31,10 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const sandbox = await startSandbox(defaultSandboxOptions({ conversations: opts.conversations, live: true, liveTurnsPerMinute: 600, clock }));
   try {
     say(`sandbox listening on ${sandbox.url} (project "${DEMO_PROJECT_ID}", ${opts.conversations.toLocaleString('en-US')} turns of history)`);
-    const cfg = {
-      warehouse: opts.warehouse, lookbackMs: 24 * 3_600_000, rate: { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 60_000,
-      budgetDir: join(dirname(opts.warehouse), 'budget'),
-      projects: [{ projectId: DEMO_PROJECT_ID, apiKey: DEMO_API_KEY, keySource: 'the sandbox demo key', baseUrl: sandbox.url,
-        organization: keyFingerprint(DEMO_API_KEY), backfillFrom: null }],
-    };
+    const cfg = defaultSyncConfig(opts.warehouse, [{ projectId: DEMO_PROJECT_ID, apiKey: DEMO_API_KEY, keySource: 'the sandbox demo key',
+      baseUrl: sandbox.url, organization: keyFingerprint(DEMO_API_KEY), backfillFrom: null }], { maxWaitMs: 60_000 });
     let code = 0;
-    for (const label of ['first sync (full history)', 'second sync (incremental: lookback window only)']) {
+    for (const label of ['first sync (full history)', 'second sync (incremental: the head and what is due)']) {
       const t = Date.now();
       const r = await runSync({ clock, logger: opts.logger, signal: opts.signal }, cfg, PIPELINES);
       say(`\n${label}, ${Date.now() - t} ms`);
@@ -46,7 +43,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       if (code !== 0) return code;
       await clock.sleep(1500, opts.signal);
     }
-    const wh = await openWarehouse(opts.warehouse, { readOnly: true });
+    const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
     try {
       const q = async (file: string) =>
         (await wh.conn.runAndReadAll(sqlFile(file), { project_id: DEMO_PROJECT_ID })).getRowObjectsJS() as Record<string, unknown>[];

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { FatalError, messageOf } from '../core/errors.js';
 import { sqlFolder } from './sql-files.js';
+import { commandLineOf, writerLockHolder } from './writer-lock.js';
 
 export interface Warehouse {
   readonly path: string;
@@ -16,7 +17,16 @@ export interface Warehouse {
 
 export interface OpenOptions {
   readOnly?: boolean;
+  /** DuckDB's memory_limit (e.g. '256MB') and threads: bounded by default so memory stays flat. */
+  memoryLimit?: string;
+  threads?: number;
+  /** Where readers should look instead (named in the "held by another program" message). */
+  readPath?: string;
 }
+
+/** DuckDB's own defaults take 80% of RAM and every core; a scheduled job sharing a host should not. */
+export const DEFAULT_MEMORY_LIMIT = '256MB';
+export const DEFAULT_THREADS = 2;
 
 export async function openWarehouse(path: string, opts: OpenOptions = {}): Promise<Warehouse> {
   const full = path === ':memory:' ? path : resolve(path);
@@ -25,12 +35,14 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
   try {
     instance = await DuckDBInstance.create(full, {
       ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
+      memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      threads: String(opts.threads ?? DEFAULT_THREADS),
       // Offline by design: parquet, json and icu are built in; never download an extension.
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
     });
   } catch (err) {
-    throw openError(full, err);
+    throw openError(full, err, opts.readPath);
   }
   const connections: DuckDBConnection[] = [];
   const connect = async () => {
@@ -71,11 +83,19 @@ function damagedError(path: string, msg: string): FatalError {
   return new FatalError(`warehouse ${path} is damaged or not a DuckDB file: ${msg.split('\n')[0]}`);
 }
 
-function openError(path: string, err: unknown): FatalError {
+function openError(path: string, err: unknown, readPath?: string): FatalError {
   const msg = messageOf(err);
   const pid = /PID (\d+)/.exec(msg)?.[1];
   if (/lock/i.test(msg)) {
-    return new FatalError(`warehouse ${path} is in use by another docs-etl process${pid ? ` (PID ${pid})` : ''}; only one writer at a time`);
+    // docs-etl's own writers are named by the writer lock before DuckDB is opened; this is someone else.
+    const holder = writerLockHolder(path);
+    if (holder) {
+      return new FatalError(`warehouse ${path} is being written by another docs-etl process (PID ${holder.pid}, started ${holder.startedAt}); only one writer at a time`);
+    }
+    const cmd = pid ? commandLineOf(Number(pid)) : null;
+    const who = pid ? `another program (PID ${pid}${cmd ? `: ${cmd}` : ''})` : 'another program';
+    const hint = readPath ? `; point readers (BI tools, notebooks, the DuckDB CLI) at the read snapshot ${readPath} instead` : '';
+    return new FatalError(`warehouse ${path} is held open by ${who}${hint}`);
   }
   if (/No such file|does not exist/i.test(msg)) return new FatalError(`warehouse ${path} does not exist yet: run \`docs-etl sync\` first`);
   if (DAMAGED.test(msg)) return damagedError(path, msg);

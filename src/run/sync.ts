@@ -1,18 +1,35 @@
-// `docs-etl sync`: one incremental run per configured project. Organizations run in parallel
-// (each its own budget and DuckDB connection); projects of one organization run one after another.
+// `docs-etl sync`: one run over every configured project and pipeline (design: Data flow).
+//   1. take the writer lock, open the warehouse (migrations), mark runs a dead process left;
+//   2. merge what earlier runs landed but did not merge (a crash), so the state is current;
+//   3. per organization (in parallel; projects of one organization share its budget): plan all of
+//      its streams as one and read the selected windows, landing each page; the merger merges
+//      landed pages in batches meanwhile;
+//   4. wait for the merger, close the runs, publish the read snapshot.
+import { existsSync } from 'node:fs';
 import pLimit from 'p-limit';
+import { PIPELINES } from '../../pipelines/index.js';
 import { createAnalyticsClient } from '../api/analytics-client.js';
 import { createBudget, type RequestBudget } from '../api/budget.js';
 import { RequestLog } from '../api/request-log.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Clock } from '../core/clock.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, UsageError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { SyncConfig } from '../config/sync-config.js';
-import { interruptStaleRuns } from '../load/sync-runs.js';
-import { openWarehouse } from '../load/warehouse.js';
-import type { PipelineDefinition } from './pipeline.js';
-import { syncProject, type ProjectRunSummary } from './sync-project.js';
+import { LandingZone } from '../land/landing-zone.js';
+import { Merger } from '../load/merger.js';
+import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
+import { readSyncState } from '../load/sync-state.js';
+import { openWarehouse, type Warehouse } from '../load/warehouse.js';
+import { Writer } from '../load/writer.js';
+import { acquireWriterLock } from '../load/writer-lock.js';
+import type { OrgPlan } from '../plan/org-plan.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { publishSnapshot, type Published } from '../publish/snapshot.js';
+import { settleAgeMs } from '../plan/schedule.js';
+import { loadStreams } from './load-streams.js';
+import { planOrganization, runOrg, type OrgStream } from './run-org.js';
+import { spanOf, type ProjectRunSummary } from './summary.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -20,55 +37,139 @@ export interface SyncDeps {
   signal?: AbortSignal;
   retry?: RetryPolicy;
   onPage?: (p: ProjectRunSummary, budget: RequestBudget) => void;
+  /** Plan only: the windows each organization would read; no analytics request, no write. */
+  dryRun?: boolean;
 }
 
 export interface SyncResult {
   runs: ProjectRunSummary[];
   exitCode: number;
+  /** Per organization, what was planned (dry runs return only this). */
+  plans: { organization: string; plan: OrgPlan; available: number }[];
+  published: Published | null;
+  /** Time split of the run, ms. */
+  timing: { recoverMs: number; fetchMs: number; mergeMs: number; publishMs: number };
 }
 
-export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readonly PipelineDefinition[]): Promise<SyncResult> {
-  const wh = await openWarehouse(cfg.warehouse);
+export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readonly PipelineDefinition[] = PIPELINES): Promise<SyncResult> {
+  const selected = selectPipelines(pipelines, cfg.pipelines);
+  for (const w of cfg.warnings) deps.logger.warn(w);
+  const lock = deps.dryRun ? null : acquireWriterLock(cfg.warehouse, 'docs-etl sync', deps.clock.now());
+  let wh: Warehouse | undefined;
   try {
-    await interruptStaleRuns(wh.conn, deps.clock.now());
+    // A dry run writes nothing: it plans from the warehouse read-only (or from nothing, before the first run).
+    wh = deps.dryRun
+      ? await openWarehouse(existsSync(cfg.warehouse) ? cfg.warehouse : ':memory:', { readOnly: existsSync(cfg.warehouse), readPath: cfg.readPath })
+      : await openWarehouse(cfg.warehouse, { memoryLimit: cfg.duckdb.memoryLimit, threads: cfg.duckdb.threads, readPath: cfg.readPath });
+    const writer = new Writer(wh.conn);
+    const reader = await wh.connect();
+    const zone = new LandingZone(cfg.landingDir);
+    const timing = { recoverMs: 0, fetchMs: 0, mergeMs: 0, publishMs: 0 };
+    const summaries = new Map<string, ProjectRunSummary>();
+    const merger = new Merger({
+      writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
+      settleAgeMs: settleAgeMs(cfg.plan.rereads),
+      onMerged: (batch) => {
+        for (const [runId, c] of batch.runs) {
+          const s = summaries.get(runId);
+          if (s) {
+            s.upserted += c.rows;
+            s.quarantined += c.quarantined;
+          }
+        }
+      },
+    });
+    if (!deps.dryRun) {
+      await writer.run((c) => interruptStaleRuns(c, deps.clock.now()));
+      const t = performance.now();
+      await recoverLanded(zone, merger, reader);
+      await merger.drain().catch((err: unknown) => deps.logger.error({ err: messageOf(err) }, 'recovery merge failed'));
+      timing.recoverMs = performance.now() - t;
+    }
+
     const byOrg = new Map<string, SyncConfig['projects']>();
     for (const p of cfg.projects) byOrg.set(p.organization, [...(byOrg.get(p.organization) ?? []), p]);
-    const limit = pLimit(4);
-    const perOrg = await Promise.all(
-      [...byOrg].map(([organization, projects]) =>
-        limit(async () => {
-          const conn = await wh.connect();
-          const budget = createBudget({
-            log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
-              deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
-            rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
-            onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
+    const plans: SyncResult['plans'] = [];
+    const fetchStarted = performance.now();
+    const perOrg = await Promise.all([...byOrg].map(([organization, projects]) => pLimit(4)(async () => {
+      const budget = createBudget({
+        log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
+          deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
+        rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
+        onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
+      });
+      const streams: OrgStream[] = await loadStreams(reader, zone, projects.flatMap((p) => selected.map((pipeline) => ({
+        project: p, pipeline,
+        client: createAnalyticsClient({ baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry }),
+      }))), deps.clock.now());
+      const now = deps.clock.now();
+      const available = budget.available(cfg.maxWaitMs);
+      const plan = planOrganization(streams, { ...cfg.plan, lookbackMs: cfg.lookbackMs ?? undefined }, now, available);
+      plans.push({ organization, plan, available });
+      if (deps.dryRun) return [];
+      return runOrg({
+        zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal,
+        onLanded: (f) => merger.enqueue(f),
+        mergeFailed: (pipeline, projectId) => merger.isFailed(pipeline, projectId),
+        startRun: async (s) => {
+          summaries.set(s.runId, s);
+          const project = projects.find((p) => p.projectId === s.projectId)!;
+          await writer.run(async (c) => {
+            await registerStream(c, { projectId: s.projectId, pipeline: s.pipeline, organization, backfillFrom: project.backfillFrom, now: deps.clock.now() });
+            await startRun(c, { runId: s.runId, projectId: s.projectId, pipeline: s.pipeline, now: deps.clock.now() });
           });
-          const runs: ProjectRunSummary[] = [];
-          for (const p of projects) {
-            const client = createAnalyticsClient({
-              baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
-            });
-            for (const pipeline of pipelines) {
-              const run = await syncProject(
-                { conn, client, clock: deps.clock, logger: deps.logger, signal: deps.signal, onPage: (s) => deps.onPage?.(s, budget) },
-                { pipeline, projectId: p.projectId, organization, lookbackMs: cfg.lookbackMs, backfillFrom: p.backfillFrom },
-              );
-              runs.push(run);
-              // An exhausted budget or a stop request ends this organization's queue; a failed
-              // project (e.g. unknown id) does not stop the others.
-              if (run.status === 'budget_exhausted' || run.status === 'stopped') return runs;
-            }
-          }
-          return runs;
-        }),
-      ),
-    );
+        },
+        onPage: (s) => deps.onPage?.(s, budget),
+      }, streams, plan);
+    })));
+    timing.fetchMs = performance.now() - fetchStarted;
     const runs = perOrg.flat();
-    return { runs, exitCode: exitCodeOf(runs) };
+    if (deps.dryRun) return { runs, exitCode: EXIT.ok, plans, published: null, timing };
+
+    try {
+      await merger.drain();
+    } catch (err) {
+      for (const r of runs) {
+        if (merger.isFailed(r.pipeline, r.projectId) && r.status !== 'failed') {
+          r.status = 'failed';
+          r.error = messageOf(err);
+          r.cause = err;
+        }
+      }
+    }
+    timing.mergeMs = merger.stats.ms;
+    for (const r of runs) {
+      await writer.run((c) => finishRun(c, { runId: r.runId, status: r.status, error: r.error, requests: r.requests, span: spanOf(r), now: deps.clock.now() }));
+    }
+    let published: Published | null = null;
+    if (!deps.signal?.aborted) {
+      published = await writer.run((c) => publishSnapshot(c, wh!.path, cfg.readPath));
+      timing.publishMs = published.ms;
+    }
+    if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
+    return { runs, exitCode: exitCodeOf(runs), plans, published, timing };
   } finally {
-    wh.close();
+    wh?.close();
+    lock?.release();
   }
+}
+
+/** Pages a crashed run landed: those merged already (by sequence) are released, the rest merged. */
+async function recoverLanded(zone: LandingZone, merger: Merger, reader: Warehouse['conn']): Promise<void> {
+  zone.removeTemp();
+  for (const s of zone.streams()) {
+    const state = await readSyncState(reader, s.projectId, s.pipeline);
+    const files = zone.list(s);
+    zone.release(files.filter((f) => f.meta.seq <= state.mergedSeq), false);
+    for (const f of files) if (f.meta.seq > state.mergedSeq) merger.enqueue(f);
+  }
+}
+
+function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
+  if (!names) return [...all];
+  const unknown = names.filter((n) => !all.some((p) => p.name === n));
+  if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.map((n) => `"${n}"`).join(', ')}: choose from ${all.map((p) => p.name).join(', ')}`);
+  return all.filter((p) => names.includes(p.name));
 }
 
 function exitCodeOf(runs: ProjectRunSummary[]): number {
@@ -76,3 +177,4 @@ function exitCodeOf(runs: ProjectRunSummary[]): number {
   if (runs.some((r) => r.status === 'budget_exhausted')) return EXIT.budget;
   return EXIT.ok;
 }
+

@@ -89,12 +89,12 @@ describe('export-parquet killed midway', () => {
     expect(again.stdout).toMatch(/: 0 partition\(s\) written, 180 unchanged, 0 removed; no other tables rewritten/);
   }, 120_000);
 
-  it('reports a warehouse a sync holds open for writing, exit 1', async () => {
+  it('without a read snapshot, names the program holding the warehouse and points at the snapshot, exit 1', async () => {
     const wh = await openWarehouse(warehouse);
     try {
       const r = await runCli(['export-parquet', '--out', join(tmp.dir, 'other-lake'), '--warehouse', warehouse], cliEnv({}));
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/warehouse .* is in use by another docs-etl process \(PID \d+\)/);
+      expect(r.stderr).toMatch(/warehouse .* is held open by another program \(PID \d+: [^)]*node[^)]*\); point readers .* at the read snapshot .*read\/w\.duckdb instead/);
     } finally {
       wh.close();
     }

@@ -145,7 +145,7 @@ describe('exportLake', () => {
 
     await wh.conn.run(`UPDATE conversations SET query_category = 'changed', updated_at = now() WHERE project_id = 'beta' AND id = 'conv-2-5'`);
     await wh.conn.run(`INSERT INTO conversations VALUES ('acme', 'new-day', '2026-05-01 12:00:00+00', 'q', 'r', 'answer', 'answered',
-      NULL, NULL, NULL, NULL, now(), now(), now())`);
+      NULL, NULL, NULL, NULL, now(), now(), now(), NULL)`);
     const third = await run();
     expect(third.partitions.written).toBe(2);
     expect(third.rows.conversations).toBe(20 + 1);

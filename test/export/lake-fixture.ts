@@ -29,11 +29,11 @@ export async function fillWarehouse(conn: DuckDBConnection, o: { days: number; t
       CASE WHEN t % 2 = 0 THEN NULL ELSE 'https://docs.example.com/p/' || t || '?q=1' END,
       CASE WHEN t % 2 = 0 THEN NULL ELSE '/p/' || t END,
       CASE WHEN t % 3 = 0 THEN CAST('{"locale":"de","n":' || t || ',"tags":["ä","b"]}' AS JSON) ELSE NULL END,
-      TIMESTAMPTZ '2026-06-01 00:00:00+00', TIMESTAMPTZ '2026-06-02 00:00:00+00', TIMESTAMPTZ '2026-06-01 00:00:00+00'
+      TIMESTAMPTZ '2026-06-01 00:00:00+00', TIMESTAMPTZ '2026-06-02 00:00:00+00', TIMESTAMPTZ '2026-06-01 00:00:00+00', NULL
     FROM (VALUES ${PROJECTS.map((p) => `('${p}')`).join(', ')}) pr(p), range(${o.days}) r1(d), range(${n}) r2(t)`);
   await conn.run(`
     INSERT INTO conversations VALUES ('acme', 'late-turn', TIMESTAMPTZ '${START}T23:30:00.000001-02:00', 'q', 'r', 'answer',
-      'answered', NULL, NULL, NULL, NULL, now(), now(), TIMESTAMPTZ '2026-06-01 00:00:00+00')`);
+      'answered', NULL, NULL, NULL, NULL, now(), now(), TIMESTAMPTZ '2026-06-01 00:00:00+00', NULL)`);
   await conn.run(`
     INSERT INTO sources
     SELECT c.project_id, c.id, c.occurred_at, CAST(k + 1 AS INTEGER), 'Titel ' || k || ' — «ü»', 'https://docs.example.com/s/' || k
@@ -52,7 +52,8 @@ export type Row = Record<string, unknown>;
 
 /** Rows of a warehouse table as the lake should hold them: timestamps as epoch micros, JSON as text. */
 export async function warehouseTable(conn: DuckDBConnection, table: 'conversations' | 'sources' | 'sync_runs' | 'quarantine'): Promise<Row[]> {
-  const cols = (await conn.runAndReadAll(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $t ORDER BY ordinal_position`, { t: table }))
+  // sources_hash is the merge's change detector, not part of the lake's contract.
+  const cols = (await conn.runAndReadAll(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $t AND column_name <> 'sources_hash' ORDER BY ordinal_position`, { t: table }))
     .getRowObjectsJS();
   const select = cols.map((c) => {
     const n = String(c.column_name);

@@ -76,7 +76,9 @@ describe('docs-etl schedule', () => {
     sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 9000, seed: 42, latencyMs: 400 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
-    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    // One head, then the whole history as one backfill window of 9 pages.
+    const wide = ['--from', new Date(Date.now() - 31 * 86_400_000).toISOString(), '--max-window', '32d'];
+    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     // Stop once at least two pages were requested: the run is in the middle of its window.
     const sandbox = sb;
     await waitFor(() => sandbox.requestLog(KEY).length >= 2, 5000, 25);
@@ -88,13 +90,13 @@ describe('docs-etl schedule', () => {
     const [stopped] = await runs(warehouse);
     expect(stopped).toMatchObject({ status: 'stopped' });
     expect(stopped!.pages).toBeGreaterThan(0);
-    expect(stopped!.pages).toBeLessThan(9);
-    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    expect(stopped!.pages).toBeLessThan(10);
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming open window/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
-    // Resumed, not restarted: 9 pages in all, and the stopped run's pages were not read again.
-    expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 1);
+    // Resumed, not restarted: the backfill window's 9 pages in all, plus one head per run.
+    expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 2);
   }, 30_000);
 
   it('a failing run is logged with its reason and the scheduler keeps going', async () => {
@@ -119,7 +121,9 @@ describe('docs-etl schedule', () => {
     sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 5000, seed: 44, latencyMs: 3000 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
-    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    // One head, then the whole history as one backfill window of 9 pages.
+    const wide = ['--from', new Date(Date.now() - 31 * 86_400_000).toISOString(), '--max-window', '32d'];
+    const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     const sandbox = sb;
     await waitFor(() => sandbox.requestLog(KEY).length >= 1, 5000, 25);
     child.kill('SIGTERM');
@@ -131,7 +135,7 @@ describe('docs-etl schedule', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/second SIGINT, exiting now/);
     sb.configure({ latencyMs: 0 });
-    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
   }, 30_000);

@@ -49,7 +49,7 @@ async function recordExport(jobId: string, domain: string, finishedAt: string, p
 async function addTurn(id: string, at: string, status: 'answered' | 'unanswered', pageUrl: string | null, sources: string[]) {
   await withWh(async (conn) => {
     await conn.run(`INSERT INTO conversations VALUES ('p1', $id, CAST($at AS TIMESTAMPTZ), 'q', 'r', 'answer', $status, NULL,
-      $url, $path, NULL, now(), now(), now())`, { id, at, status, url: pageUrl, path: pageUrl === null ? null : new URL(pageUrl).pathname });
+      $url, $path, NULL, now(), now(), now(), NULL)`, { id, at, status, url: pageUrl, path: pageUrl === null ? null : new URL(pageUrl).pathname });
     for (const [i, url] of sources.entries()) {
       await conn.run(`INSERT INTO sources VALUES ('p1', $id, CAST($at AS TIMESTAMPTZ), $pos, 't', $url)`, { id, at, pos: i + 1, url });
     }

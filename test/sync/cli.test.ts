@@ -35,12 +35,14 @@ describe('docs-etl sync (CLI)', () => {
     const r = await runCli(['sync', '--warehouse', warehouse], env({ LOG_LEVEL: 'debug' }));
     expect(r.stderr).not.toContain('Error:');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/demo: succeeded .* 3 pages, 3 requests, 3,000 turns upserted, 0 quarantined/);
+    const line = /demo\/assistant_conversations: succeeded \| windows: 1 head, (\d+) backfill( \(\d+ deferred\))? \| (\d+) pages, (\d+) requests, 3,000 rows merged, 0 quarantined/.exec(r.stdout);
+    expect(line, r.stdout).not.toBeNull();
+    expect(r.stdout).toMatch(/read snapshot published: .*read\/w\.duckdb/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     const status = await runCli(['status', '--warehouse', warehouse], env());
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/demo\s+3000/);
-    expect(status.stdout).toMatch(/3\/100 per 1h/);
+    expect(status.stdout).toMatch(/demo\s+assistant_conversations\s+\S+ \(lag \d+s\)/);
+    expect(status.stdout).toContain(`${line![4]}/100 per 1h`);
     for (const text of [r.stdout, r.stderr, status.stdout, status.stderr]) expect(text).not.toContain(KEY);
     const files = filesUnder(dir);
     expect(files.length).toBeGreaterThan(1);
@@ -102,7 +104,7 @@ describe('docs-etl sync (CLI)', () => {
     expect(await warehouseRows(warehouse, 'slow')).toEqual(expectedRows(sb.truth('slow')));
     const check = await runCli(['status', '--check', '--warehouse', warehouse], env());
     expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/healthy: 2 project/);
+    expect(check.stdout).toMatch(/healthy: 2 stream/);
   });
 
   it('a second sync on the same warehouse fails at once and touches nothing', async () => {
@@ -116,7 +118,7 @@ describe('docs-etl sync (CLI)', () => {
       const t = Date.now();
       const second = await runCli(['sync', '--warehouse', warehouse], env());
       expect(second.code).toBe(1);
-      expect(second.stderr).toMatch(/in use by another docs-etl process \(PID \d+\)/);
+      expect(second.stderr).toMatch(/is being written by another docs-etl process \(PID \d+, started \S+: docs-etl sync\)/);
       expect(Date.now() - t).toBeLessThan(5000);
       const r = await first.result;
       expect(r.code).toBe(0);

@@ -2,9 +2,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import type { SyncConfig } from '../../src/config/sync-config.js';
+import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
+import { normalizeOffset, type ConversationTurn } from '../../src/contracts/analytics.js';
 import { runSync, type SyncDeps } from '../../src/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/options.js';
@@ -30,31 +31,49 @@ async function setup(opts: Partial<SandboxOptions>) {
   return { sb: sandbox, dir: tmp.dir, warehouse: join(tmp.dir, 'w.duckdb') };
 }
 
-function config(warehouse: string, url: string, over: Partial<SyncConfig> = {}, projectId = 'demo'): SyncConfig {
-  return {
-    warehouse, lookbackMs: 24 * 3_600_000, rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000,
-    budgetDir: join(warehouse, '..', 'budget'),
-    projects: [{ projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: url, organization: keyFingerprint(KEY), backfillFrom: null }],
-    ...over,
-  };
+function config(warehouse: string, url: string, over: Partial<SyncConfig> = {}, backfillFrom: Date | null = null): SyncConfig {
+  return defaultSyncConfig(warehouse,
+    [{ projectId: 'demo', apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: url, organization: keyFingerprint(KEY), backfillFrom }],
+    { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, ...over });
+}
+
+/** The fewest requests that read these windows: a page per 1,000 turns, at least one per window. */
+function idealRequests(truth: ConversationTurn[], windows: readonly { from: Date; to: Date }[]): number {
+  const at = truth.map((t) => Date.parse(normalizeOffset(t.timestamp)));
+  return windows.reduce((n, w) => n + Math.max(1, Math.ceil(at.filter((x) => x >= w.from.getTime() && x < w.to.getTime()).length / 1000)), 0);
 }
 
 const deps = (over: Partial<SyncDeps> = {}): SyncDeps => ({ clock: { now: () => new Date(), sleep: async () => {} }, logger: silentLogger, retry: FAST_RETRY, ...over });
 const analyticsRequests = (sb: Sandbox) => sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/'));
 
 describe('sync', () => {
-  it('a first full sync equals the sandbox truth exactly, in ceil(N/1000) requests', async () => {
+  it('a first full sync equals the sandbox truth exactly, reading no page twice', async () => {
     const { sb, warehouse } = await setup({ conversations: 2500, seed: 7 });
     const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
     expect(r.exitCode).toBe(0);
     const truth = sb.truth('demo');
     expect(truth.length).toBe(2500);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(truth));
-    expect(analyticsRequests(sb)).toHaveLength(3);
-    expect(r.runs[0]).toMatchObject({ status: 'succeeded', pages: 3, requests: 3, upserted: 2500, quarantined: 0 });
+    const run = r.runs[0]!;
+    // A one-hour head, weekly backfill windows newest first, the first empty one, then everything older as one.
+    expect(run.windows.map((w) => w.purpose)).toEqual(['head', ...Array(run.windows.length - 1).fill('backfill')]);
+    expect(run.windows.at(-1)!.from.getTime()).toBe(0);
+    expect(run.windows.every((w) => w.complete)).toBe(true);
+    expect(analyticsRequests(sb)).toHaveLength(idealRequests(truth, run.windows));
+    expect(run).toMatchObject({ status: 'succeeded', requests: analyticsRequests(sb).length, upserted: 2500, quarantined: 0 });
   });
 
-  it('a re-run with nothing new spends only the lookback pages and changes nothing', async () => {
+  it('with --from and a window that holds it all, a first sync costs ceil(N/1000) requests plus the head', async () => {
+    const { sb, warehouse } = await setup({ conversations: 2500, seed: 7 });
+    const from = new Date(Date.now() - 31 * 86_400_000);
+    const r = await runSync(deps(), config(warehouse, sb.url, { plan: { ...config(warehouse, sb.url).plan, maxWindowMs: 32 * 86_400_000 } }, from), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    expect(r.runs[0]!.windows.map((w) => w.purpose)).toEqual(['head', 'backfill']);
+    expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
+    expect(analyticsRequests(sb)).toHaveLength(idealRequests(sb.truth('demo'), r.runs[0]!.windows));
+  });
+
+  it('a re-run with nothing new reads only the head and changes nothing', async () => {
     const { sb, warehouse } = await setup({ conversations: 3000, seed: 8 });
     await runSync(deps(), config(warehouse, sb.url), PIPELINES);
     const before = analyticsRequests(sb).length;
@@ -67,7 +86,7 @@ describe('sync', () => {
     expect(await scalar(warehouse, "SELECT count(*) FROM sync_runs WHERE status = 'succeeded'")).toBe(2n);
   });
 
-  it('picks up late arrivals and later category fills inside the lookback', async () => {
+  it('picks up late arrivals and later category fills with the scheduled re-read', async () => {
     const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
     const { sb, warehouse } = await setup({ conversations: 1500, seed: 9, live: true, liveTurnsPerMinute: 10, clock });
     const cfg = config(warehouse, sb.url);
@@ -78,7 +97,8 @@ describe('sync', () => {
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows([...first.values()]));
 
     clock.advance(4 * 3_600_000);
-    await runSync(deps({ clock }), cfg, PIPELINES);
+    const second = await runSync(deps({ clock }), cfg, PIPELINES);
+    expect(second.runs[0]!.windows.map((w) => w.purpose)).toContain('recheck');
     const truth = sb.truth('demo');
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(truth));
     // The situations this test is about really happened in the data:
@@ -90,13 +110,15 @@ describe('sync', () => {
 
   it('a rejected stored cursor restarts the window: nothing lost, nothing duplicated', async () => {
     const { sb, warehouse } = await setup({ conversations: 3500, seed: 10 });
-    // A budget of 2 requests stops the first run at a checkpoint in the middle of its window.
-    const stopped = await runSync(deps(), config(warehouse, sb.url, { rate: { limit: 2, windowMs: 3_600_000 }, maxWaitMs: 0 }), PIPELINES);
+    // One backfill window of 4 pages; a budget of 3 requests stops the first run in its middle.
+    const from = new Date(Date.now() - 31 * 86_400_000);
+    const wide = { plan: { ...config(warehouse, sb.url).plan, maxWindowMs: 32 * 86_400_000 } };
+    const stopped = await runSync(deps(), config(warehouse, sb.url, { ...wide, rate: { limit: 3, windowMs: 3_600_000 }, maxWaitMs: 0 }, from), PIPELINES);
     expect(stopped.exitCode).toBe(3);
-    expect(stopped.runs[0]).toMatchObject({ status: 'budget_exhausted', pages: 2 });
+    expect(stopped.runs[0]).toMatchObject({ status: 'budget_exhausted', pages: 3 });
     expect(await scalar(warehouse, 'SELECT cursor IS NOT NULL FROM sync_state')).toBe(true);
     sb.expireCursors();
-    const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
+    const r = await runSync(deps(), config(warehouse, sb.url, wide, from), PIPELINES);
     expect(r.exitCode).toBe(0);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     expect(analyticsRequests(sb).filter((x) => x.status === 400)).toHaveLength(1);

@@ -1,13 +1,14 @@
 // `docs-etl export-parquet --out DIR`: the warehouse as a Hive-partitioned Parquet lake, rewriting
-// only the partitions that changed. The warehouse is opened read-only, so it works beside readers;
-// while a sync holds the write lock, openWarehouse's "in use" error is the answer (exit 1).
+// only the partitions that changed. It reads the published read snapshot, so it never waits for a
+// sync nor blocks one.
 import { Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
-import { explainReadError, openWarehouse } from '../../load/warehouse.js';
+import { explainReadError } from '../../load/warehouse.js';
+import { openReader } from '../../publish/open-reader.js';
 import type { CommandFactory } from './index.js';
 
 interface ExportFlags {
@@ -38,7 +39,7 @@ Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
 Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
     .action(async (flags: ExportFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
-      const wh = await openWarehouse(path, { readOnly: true });
+      const wh = await openReader({ warehouse: path });
       try {
         const summary = await exportLake(
           { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal },

@@ -5,7 +5,7 @@ import { UsageError, exitCodeFor } from '../../core/errors.js';
 import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
-import { openWarehouse } from '../../load/warehouse.js';
+import { openReader } from '../../publish/open-reader.js';
 import { runSync } from '../../run/sync.js';
 import { runStaticExport } from '../../static-export/run.js';
 import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-export.js';
@@ -50,7 +50,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
           for (const run of r.runs) ctx.stdout.write(`${new Date().toISOString()} ${formatRunLine(run)}\n`);
           // The lake follows the warehouse after every tick that got data in (budget stops included).
           if (flags.lake && r.exitCode !== 1 && !signal.aborted) {
-            const wh = await openWarehouse(cfg.warehouse, { readOnly: true });
+            const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
             try {
               const summary = await exportLake({ conn: wh.conn, logger: ctx.logger, clock: systemClock, signal }, { outDir: flags.lake });
               ctx.stdout.write(`${new Date().toISOString()} ${formatExportSummary(summary)}\n`);

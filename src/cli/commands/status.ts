@@ -1,13 +1,17 @@
+// `docs-etl status`: per project and pipeline, how fresh and how complete the data is (head lag,
+// unsettled span, backfill left, volume, what re-reads find late), the budget, the last runs, and
+// where readers should look (`read_path`). Reads the published snapshot: never waits for a sync.
 import { dirname, join } from 'node:path';
-import { Command } from 'commander';
-import { createBudget } from '../../api/budget.js';
-import { RequestLog } from '../../api/request-log.js';
+import { Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration, type RateLimit } from '../../core/duration.js';
-import { EXIT, FatalError } from '../../core/errors.js';
+import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
-import { explainReadError, openWarehouse } from '../../load/warehouse.js';
+import { explainReadError } from '../../load/warehouse.js';
+import { openReader } from '../../publish/open-reader.js';
+import { defaultReadPath } from '../../publish/snapshot.js';
+import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -18,6 +22,7 @@ interface StatusFlags {
   maxAge: number;
   rateLimit?: RateLimit;
   runs: number;
+  json?: boolean;
 }
 
 /** A tick stopped by the rate budget is a normal outcome: the next run continues. */
@@ -25,55 +30,35 @@ const HEALTHY = new Set(['succeeded', 'budget_exhausted']);
 
 export const statusCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('status')
-    .description('per project: high-water mark, open window, last runs, budget used in the last window, quarantine count')
+    .description('per project and pipeline: freshness (head lag, unsettled span), backfill left, volume, late arrivals, budget, last runs')
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
-    .option('--check', "health check: exit 0 when every project's last run succeeded recently, else 1")
-    .option('--max-age <duration>', 'with --check: how recent the last run must be', durationArg, 26 * 3_600_000)
+    .option('--check', "health check: exit 0 when every stream's last run succeeded recently and no 429 block holds, else 1")
+    .addOption(new Option('--max-age <duration>', 'with --check: how recent the last run must be').argParser(durationArg).default(26 * 3_600_000, '26h'))
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
+    .option('--json', 'print one JSON object (read_path, streams, budget) instead of text')
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
-      let wh;
+      const readPath = defaultReadPath(path);
+      const wh = await openReader({ warehouse: path, readPath });
       try {
-        wh = await openWarehouse(path, { readOnly: true });
-      } catch (err) {
-        // A writer holds the lock: a sync is running right now, which is healthy.
-        if (err instanceof FatalError && /in use by another/.test(err.message)) {
-          ctx.stdout.write(`${err.message.replace(/; only one writer at a time$/, '')}: a run is in progress\n`);
-          setExitCode(EXIT.ok);
-          return;
-        }
-        throw err;
-      }
-      try {
-        const projects = (await wh.conn.runAndReadAll(sqlFile('status/projects.sql'))).getRowObjectsJS();
-        const now = Date.now();
+        const status = await collectStatus({
+          conn: wh.conn, clock: systemClock, warehouse: path, readPath, lake: null,
+          budgetDir: ctx.env.DOCS_ETL_BUDGET_DIR ?? join(dirname(path), 'budget'),
+          rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
+        });
         if (flags.check) {
-          const bad = projects.length === 0 ? ['no runs recorded yet'] : projects.flatMap((p) => {
-            const finished = p.last_finished_at ? new Date(String(p.last_finished_at)).getTime() : NaN;
-            if (!HEALTHY.has(String(p.last_status))) return [`${p.project_id}: last run ${p.last_status ?? 'missing'}${p.last_error ? ` (${p.last_error})` : ''}`];
-            if (!(now - finished <= flags.maxAge)) return [`${p.project_id}: last run finished ${formatDuration(now - finished)} ago`];
-            return [];
-          });
-          ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${projects.length} project(s) synced within ${formatDuration(flags.maxAge)}\n`);
+          const bad = problems(status, flags.maxAge);
+          ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${status.streams.length} stream(s) synced within ${formatDuration(flags.maxAge)}\n`);
           setExitCode(bad.length ? EXIT.failed : EXIT.ok);
           return;
         }
-        const rate = flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 };
-        const budgetDir = ctx.env.DOCS_ETL_BUDGET_DIR ?? join(dirname(wh.path), 'budget');
-        const rows = projects.map((p) => {
-          const usage = createBudget({ log: new RequestLog(budgetDir, String(p.organization)), rate, clock: systemClock, maxWaitMs: 0 }).usage();
-          return {
-            project: p.project_id,
-            turns: p.turns,
-            high_water: p.high_water,
-            open_window: p.window_to ? `${p.window_from ?? 'beginning'} → ${p.window_to} (${p.window_pages} pages)` : '',
-            last_run: p.last_status ? `${p.last_status} at ${(p.last_started_at as Date).toISOString()}` : '',
-            budget_used: `${usage.used}/${usage.limit} per ${formatDuration(usage.windowMs)}`,
-            quarantined: p.quarantined,
-          };
-        });
-        ctx.stdout.write(`warehouse ${wh.path}\n\n${formatTable(rows)}\n`);
+        if (flags.json) {
+          ctx.stdout.write(`${JSON.stringify(status)}\n`);
+          setExitCode(EXIT.ok);
+          return;
+        }
+        ctx.stdout.write(`${render(status)}\n`);
         if (flags.runs > 0) {
           const runs = (await wh.conn.runAndReadAll(sqlFile('status/recent-runs.sql'), { limit: flags.runs })).getRowObjectsJS();
           ctx.stdout.write(`\nrecent runs\n${formatTable(runs)}\n`);
@@ -85,3 +70,63 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
         wh.close();
       }
     });
+
+function problems(s: Status, maxAgeMs: number): string[] {
+  const now = Date.parse(s.checked_at);
+  const out: string[] = [];
+  if (!s.streams.length) out.push('no runs recorded yet');
+  for (const b of s.budget) if (b.blocked_until) out.push(`${b.organization}: the API answered 429, blocked until ${b.blocked_until}`);
+  for (const x of s.streams) {
+    const name = `${x.project_id}/${x.pipeline}`;
+    const r = x.last_run;
+    if (!r || !HEALTHY.has(r.status)) {
+      out.push(`${name}: last run ${r?.status ?? 'missing'}${r?.error ? ` (${r.error})` : ''}`);
+      continue;
+    }
+    const finished = r.finished_at ? Date.parse(r.finished_at) : NaN;
+    if (!(now - finished <= maxAgeMs)) out.push(`${name}: last run finished ${Number.isNaN(finished) ? 'never' : `${formatDuration(now - finished)} ago`}`);
+  }
+  return out;
+}
+
+const dur = (s: number | null) => (s === null ? '' : formatDuration(s * 1000));
+const num = (n: number | null) => (n === null ? 'unknown' : n.toLocaleString('en-US'));
+
+function backfillText(x: StreamStatus): string {
+  if (x.backfill.complete) return 'done';
+  if (x.backfill.remaining_requests === null) return 'in progress (all history: until an empty week)';
+  return `${num(x.backfill.remaining_requests)} requests (~${x.backfill.remaining_hours!.toFixed(1)} h)`;
+}
+
+function render(s: Status): string {
+  const rows = s.streams.map((x) => ({
+    project: x.project_id,
+    pipeline: x.pipeline,
+    head: x.head_at ? `${x.head_at} (lag ${dur(x.head_lag_s)})` : 'nothing read yet',
+    settled_to: x.settled_to ? `${x.settled_to} (${dur(x.unsettled_s)} unsettled)` : '',
+    open_window: x.open_window ? `${x.open_window.purpose ?? ''} ${x.open_window.from} → ${x.open_window.to} (${x.open_window.pages} pages)` : '',
+    backfill: backfillText(x),
+    turns_per_day: num(x.turns_per_day),
+    last_run: x.last_run ? `${x.last_run.status} at ${x.last_run.started_at}` : '',
+    quarantined: x.quarantined,
+  }));
+  const lines = [
+    `warehouse  ${s.warehouse}`,
+    `read_path  ${s.read_path}  (open this one from BI tools, notebooks and the DuckDB CLI)`,
+    ...(s.lake ? [`lake       ${s.lake}`] : []),
+    '',
+    formatTable(rows),
+    '',
+    ...s.budget.map((b) => `budget ${b.organization}: ${b.used}/${b.limit} per ${b.window}${b.blocked_until ? `, BLOCKED by a 429 until ${b.blocked_until}` : ''}`),
+  ];
+  const lag = s.streams.filter((x) => x.lag_profile.length);
+  if (lag.length) {
+    lines.push('', 'late arrivals found by re-reads (last 7 days): share of rows new / changed');
+    for (const x of lag) {
+      lines.push(`  ${x.project_id}/${x.pipeline}: ${x.lag_profile.map((l) =>
+        `${l.purpose} ${l.age}: ${(100 * l.new_share).toFixed(1)}% / ${(100 * l.changed_share).toFixed(1)}% of ${num(l.rows)}`).join('; ')}`);
+    }
+  }
+  for (const x of s.streams) for (const w of x.warnings) lines.push(`warning: ${x.project_id}/${x.pipeline}: ${w}`);
+  return lines.join('\n');
+}

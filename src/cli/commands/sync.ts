@@ -1,39 +1,63 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
-import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
+import { UsageError } from '../../core/errors.js';
+import { MEMORY, parseKeepRaw, resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
+import { formatRereads, parseRereads, DEFAULT_REREADS } from '../../plan/schedule.js';
 import { createProgressLine } from '../../run/progress.js';
 import { runSync } from '../../run/sync.js';
+import { formatPlan } from '../format-plan.js';
 import { formatRunLine } from '../format.js';
-import { dateArg, durationArg, rateLimitArg } from '../options.js';
+import { dateArg, durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
+
+const wrap = <T>(fn: (v: string) => T) => (v: string): T => {
+  try {
+    return fn(v);
+  } catch (err) {
+    if (err instanceof UsageError) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
+};
 
 export function addSyncOptions(cmd: Command): Command {
   return cmd
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .option('--project <id>', 'project to sync (default DOCS_PROJECT_ID; with --config, only this one)')
-    .option('--lookback <duration>', 're-read this much before the high-water mark (late analytics)', durationArg)
-    .option('--from <date>', 'backfill start of the first run (YYYY-MM-DD or ISO 8601)', dateArg)
+    .option('--from <date>', 'backfill down to this date (YYYY-MM-DD or ISO 8601, UTC when no offset); earlier than what is covered extends the backfill', dateArg)
+    .option('--pipelines <names>', `pipelines to run, comma-separated (default all: ${PIPELINES.map((p) => p.name).join(',')})`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--rate-limit <n/window>', 'requests per organization per window (default 100/1h)', rateLimitArg)
     .option('--max-wait <duration>', 'longest wait for budget before stopping at a checkpoint (default 15m)', durationArg)
-    .option('--config <file>', 'JSON config listing several projects / organizations');
+    .option('--max-window <duration>', 'longest window of one read (default 7d; a window the API times out on is bisected)', durationArg)
+    .addOption(new Option('--rereads <schedule>', `when recent data is read again: ages after an interval ends, each +slack (default ${formatRereads(DEFAULT_REREADS)}; "none")`).argParser(wrap(parseRereads)))
+    .option('--keep-raw <duration>', 'keep merged raw pages (compressed) this long, for `docs-etl rebuild` (default: delete once merged)', wrap(parseKeepRaw))
+    .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB)', (v: string) => {
+      if (!MEMORY.test(v.trim())) throw new InvalidArgumentError(`expected a size such as 256MB or 1GB, got "${v}"`);
+      return v.trim();
+    })
+    .option('--threads <n>', 'DuckDB threads (default 2)', intArg(1, 256))
+    .option('--lookback <duration>', 'deprecated: also re-read this span before the head on every run (the planner re-reads on a schedule instead)', durationArg)
+    .option('--config <file>', 'JSON config listing several projects / organizations and settings');
 }
 
 export const syncCommand: CommandFactory = (ctx, setExitCode) =>
   addSyncOptions(new Command('sync'))
-    .description('one incremental, exactly-once run for each configured project')
+    .description('one incremental, exactly-once run for each configured project: the fresh head, due re-reads, then backfill, within the budget')
+    .option('--dry-run', 'print the windows the next run would read, by purpose, with estimated requests; call no analytics endpoint')
     .addHelpText('after', `
 Environment: DOCS_API_KEY (admin key), DOCS_PROJECT_ID, DOCS_API_BASE_URL (default https://api.mintlify.com),
 DOCS_ETL_BUDGET_DIR (shared request log; default <warehouse dir>/budget), LOG_LEVEL.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
-    .action(async (flags: SyncFlags) => {
+    .action(async (flags: SyncFlags & { dryRun?: boolean }) => {
       const cfg = resolveSyncConfig(flags, ctx.env);
+      for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
+      cfg.warnings = [];
       const progress = createProgressLine(ctx.stderr);
       const started = Date.now();
       const result = await runSync(
         {
-          clock: systemClock, logger: ctx.logger, signal: ctx.signal,
+          clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun,
           onPage: (s, budget) => {
             const u = budget.usage();
             progress.update({ project: s.projectId, pages: s.pages, turns: s.upserted, requests: s.requests, budget: `${u.limit - u.used}/${u.limit}` });
@@ -43,8 +67,14 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
         PIPELINES,
       );
       progress.stop();
+      if (flags.dryRun) {
+        ctx.stdout.write(`${formatPlan(result.plans, cfg.rate)}\n`);
+        setExitCode(result.exitCode);
+        return;
+      }
       for (const r of result.runs) ctx.stdout.write(`${formatRunLine(r)}\n`);
       for (const r of result.runs) if (r.status === 'failed') ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${r.error}\n`);
+      if (result.published) ctx.stdout.write(`read snapshot published: ${result.published.path}\n`);
       ctx.stdout.write(`sync finished in ${formatDuration(Date.now() - started)}: exit ${result.exitCode}\n`);
       setExitCode(result.exitCode);
     });

@@ -1,0 +1,24 @@
+// A window of event time [from, to) read from one endpoint (dateTo is exclusive). Fixed once
+// started: it never moves across pages, retries or restarts. `purpose` says why the planner chose
+// it, which decides its priority and how its read is counted (design: Incremental extraction).
+
+/** head: newest data; settle: the last scheduled re-read; recheck: an earlier re-read; backfill: older gaps. */
+export type Purpose = 'head' | 'settle' | 'recheck' | 'backfill';
+
+export const PURPOSES: readonly Purpose[] = ['head', 'settle', 'recheck', 'backfill'];
+
+export interface Window {
+  from: Date;
+  to: Date;
+  purpose: Purpose;
+}
+
+/** The instant the API's history is taken to start at when no `--from` bounds it. */
+export const BEGINNING = new Date(0);
+
+export const spanMs = (w: { from: Date; to: Date }): number => w.to.getTime() - w.from.getTime();
+
+export function formatWindow(w: { from: Date; to: Date }): string {
+  const from = w.from.getTime() === BEGINNING.getTime() ? 'beginning' : w.from.toISOString();
+  return `${from} → ${w.to.toISOString()}`;
+}

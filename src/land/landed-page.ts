@@ -1,0 +1,71 @@
+// The file format of one landed page (state/landing/<pipeline>/<project>/<seq>.json): everything
+// the merger needs, written once, atomically, before the next request (design rule 4).
+//
+//   { "v": 1, "project_id", "pipeline", "organization", "seq", "run_id", "fetched_at", "requests", "records", "quarantined",
+//     "window": { "id", "from", "to", "purpose" },
+//     "request": { "cursor", "offset" },            -- what was sent for this page
+//     "next": { "cursor", "offset", "complete" },   -- where the window continues (complete: it ends here)
+//     "window_limit_ms",                            -- the stream's bisection hint when it was fetched
+//     "invalid": [{ "i", "error", "raw" }],         -- records that failed the contract (quarantined)
+//     "extras": [{ "i", "x" }],                     -- fields the contract does not name, per record
+//     "valid": [...],                               -- only when `invalid` is not empty: the valid records
+//     "body": <the response body exactly as received> }
+//
+// `i` in `extras` indexes the records the merger reads: `valid` when present, else body's records.
+import type { Purpose } from '../core/window.js';
+
+export const LANDED_VERSION = 1;
+
+export interface LandedWindow {
+  /** Unique per window read (a restart after a rejected cursor keeps it). */
+  id: string;
+  from: string;
+  to: string;
+  purpose: Purpose;
+}
+
+export interface LandedMeta {
+  v: number;
+  project_id: string;
+  pipeline: string;
+  /** Key fingerprint of the organization (never the key). */
+  organization: string;
+  seq: number;
+  run_id: string;
+  fetched_at: string;
+  requests: number;
+  /** Records in the body, and how many of them failed the contract. */
+  records: number;
+  quarantined: number;
+  window: LandedWindow;
+  request: { cursor: string | null; offset: number | null };
+  next: { cursor: string | null; offset: number | null; complete: boolean };
+  window_limit_ms: number | null;
+}
+
+export interface InvalidRecord {
+  i: number;
+  error: string;
+  raw: unknown;
+}
+
+export interface LandedPage extends LandedMeta {
+  invalid: InvalidRecord[];
+  extras: { i: number; x: Record<string, unknown> }[];
+  valid?: unknown[];
+}
+
+/**
+ * The file's text: the metadata as JSON, then the body spliced in verbatim. The body was parsed
+ * as JSON before (it is a valid JSON text), so the whole file is one JSON object.
+ */
+export function serializeLanded(page: LandedPage, body: string): string {
+  const head = JSON.stringify(page);
+  return `${head.slice(0, -1)},"body":${body}}\n`;
+}
+
+/** The metadata of a landed file (the body and record lists are dropped). */
+export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
+  const { invalid: _i, extras: _e, valid: _v, body: _b, ...meta } = parsed;
+  return meta;
+}

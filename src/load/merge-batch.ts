@@ -1,0 +1,178 @@
+// Merges a batch of landed pages in ONE transaction (design rule 5): DuckDB's JSON reader loads the
+// pages, the pipeline's SQL stages and merges the records, invalid ones go to quarantine, and the
+// checkpoint of every stream in the batch (last page merged, open window, coverage of completed
+// windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
+// the pages landed for the next run; after it, their sequence numbers say they were merged.
+import { statSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { applyRead, type CoverageInterval } from '../core/intervals.js';
+import type { LandedFile } from '../land/landing-zone.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { duckdbType } from '../pipeline/json-structure.js';
+import { readCoverage, writeCoverage } from './coverage-store.js';
+import { sqlFile } from './sql-files.js';
+import { readSyncState, type OpenWindow } from './sync-state.js';
+import { inTransaction } from './warehouse.js';
+
+export interface MergeGroup {
+  pipeline: PipelineDefinition;
+  /** Pages of one or more streams of this pipeline; each stream's pages in sequence order. */
+  files: readonly LandedFile[];
+}
+
+export interface RunCounts {
+  pages: number;
+  requests: number;
+  rows: number;
+  quarantined: number;
+}
+
+export interface CompletedWindow {
+  projectId: string;
+  pipeline: string;
+  window: OpenWindow;
+}
+
+export interface MergedBatch {
+  runs: Map<string, RunCounts>;
+  completed: CompletedWindow[];
+  rows: number;
+}
+
+export interface MergeOptions {
+  now: Date;
+  /** A window read this long after its end settles its interval (no re-read due any more). */
+  settleAgeMs: number;
+}
+
+/** DuckDB's JSON reader buffers a whole file; its buffer is sized to the batch's largest page. */
+function maxObjectBytes(files: readonly LandedFile[]): number {
+  let largest = 0;
+  for (const f of files) largest = Math.max(largest, statSync(f.path).size);
+  return Math.max(16 * 1024 * 1024, 2 ** Math.ceil(Math.log2(largest + 1024 * 1024)));
+}
+
+export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeGroup[], opts: MergeOptions): Promise<MergedBatch> {
+  const out: MergedBatch = { runs: new Map(), completed: [], rows: 0 };
+  await inTransaction(conn, async () => {
+    for (const g of groups) await mergeGroup(conn, g, opts, out);
+  });
+  return out;
+}
+
+async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
+  const now = literal(opts.now.toISOString());
+  await conn.run(landedFilesSql(g.pipeline, g.files));
+  await conn.run(sqlFile('load/landed.sql'));
+  await conn.run(sqlFile(g.pipeline.load.stage));
+  const col = g.pipeline.time.column;
+  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi, count(*) AS n FROM stage`)).getRowObjectsJS()[0]!;
+  if (range.lo !== null) {
+    for (const file of g.pipeline.load.merge) {
+      await conn.run(sqlFile(file).replaceAll('{lo}', literal(String(range.lo))).replaceAll('{hi}', literal(String(range.hi))).replaceAll('$now', now));
+    }
+  } else {
+    await conn.run('CREATE OR REPLACE TEMP TABLE merge_stats AS SELECT NULL::VARCHAR AS window_id, 0::BIGINT AS rows, 0::BIGINT AS new_rows, 0::BIGINT AS changed_rows WHERE false');
+  }
+  out.rows += Number(range.n);
+  await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString() });
+
+  const stats = new Map<string, { rows: number; newRows: number; changedRows: number }>();
+  for (const s of (await conn.runAndReadAll('SELECT * FROM merge_stats')).getRowObjectsJS()) {
+    stats.set(String(s.window_id), { rows: Number(s.rows), newRows: Number(s.new_rows), changedRows: Number(s.changed_rows) });
+  }
+  for (const c of (await conn.runAndReadAll(sqlFile('load/batch-counts.sql'))).getRowObjectsJS()) {
+    const counts = { pages: Number(c.pages), requests: Number(c.requests), rows: Number(c.rows), quarantined: Number(c.quarantined) };
+    await conn.run(sqlFile('load/run-counters.sql'), { run_id: String(c.run_id), ...counts });
+    const prev = out.runs.get(String(c.run_id));
+    out.runs.set(String(c.run_id), prev ? sum(prev, counts) : counts);
+  }
+  const byStream = new Map<string, LandedFile[]>();
+  for (const f of g.files) byStream.set(f.meta.project_id, [...(byStream.get(f.meta.project_id) ?? []), f]);
+  for (const [projectId, files] of byStream) await advanceStream(conn, g.pipeline, projectId, files, stats, opts, out);
+}
+
+/** Moves a stream's checkpoint over its merged pages; windows they complete enter the coverage map. */
+async function advanceStream(
+  conn: DuckDBConnection, p: PipelineDefinition, projectId: string, files: readonly LandedFile[],
+  stats: Map<string, { rows: number; newRows: number; changedRows: number }>, opts: MergeOptions, out: MergedBatch,
+): Promise<void> {
+  const state = await readSyncState(conn, projectId, p.name);
+  let open = state.open;
+  let coverage: CoverageInterval[] | null = null;
+  const counted = new Set<string>();
+  const count = (w: OpenWindow) => {
+    if (counted.has(w.id)) return;
+    counted.add(w.id);
+    const s = stats.get(w.id);
+    if (s) {
+      w.rows += s.rows;
+      w.newRows += s.newRows;
+      w.changedRows += s.changedRows;
+    }
+  };
+  for (const f of files) {
+    const m = f.meta;
+    if (!open || open.id !== m.window.id) {
+      open = {
+        id: m.window.id, from: new Date(m.window.from), to: new Date(m.window.to), purpose: m.window.purpose,
+        cursor: null, offset: null, pages: 0, rows: 0, newRows: 0, changedRows: 0, runId: m.run_id,
+      };
+    }
+    open.pages++;
+    open.cursor = m.next.cursor;
+    open.offset = m.next.offset;
+    open.runId = m.run_id;
+    if (m.next.complete) {
+      count(open);
+      coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
+        { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
+      await conn.run(sqlFile('load/insert-window.sql'), {
+        project_id: projectId, pipeline: p.name, window_id: open.id, run_id: open.runId, purpose: open.purpose,
+        window_from: open.from.toISOString(), window_to: open.to.toISOString(), now: opts.now.toISOString(),
+        pages: open.pages, rows: open.rows, new_rows: open.newRows, changed_rows: open.changedRows,
+      });
+      out.completed.push({ projectId, pipeline: p.name, window: open });
+      open = null;
+    }
+  }
+  if (open) count(open);
+  const last = files.at(-1)!.meta;
+  if (coverage) await writeCoverage(conn, projectId, p.name, coverage);
+  const highWater = coverage?.length ? new Date(Math.max(...coverage.map((c) => c.to))) : state.highWater;
+  await conn.run(sqlFile('load/upsert-state.sql'), {
+    project_id: projectId, pipeline: p.name, organization: last.organization, high_water: highWater?.toISOString() ?? null,
+    window_from: open?.from.toISOString() ?? null, window_to: open?.to.toISOString() ?? null, window_purpose: open?.purpose ?? null,
+    window_id: open?.id ?? null, cursor: open?.cursor ?? null, offset: open?.offset ?? null, pages: open?.pages ?? 0,
+    rows: open?.rows ?? 0, window_new: open?.newRows ?? 0, window_changed: open?.changedRows ?? 0,
+    merged_seq: last.seq, window_limit_ms: last.window_limit_ms, run_id: last.run_id, now: opts.now.toISOString(),
+  });
+}
+
+/**
+ * `landed_files`: one row per page. Pages whose records are all valid are read at their body's
+ * records field with the contract's type; pages with invalid records at `valid` (the valid ones
+ * re-serialised when landed), because DuckDB's typed reader rejects a whole file on one bad record.
+ */
+function landedFilesSql(p: PipelineDefinition, files: readonly LandedFile[]): string {
+  const rec = duckdbType(p.record);
+  const common = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', requests: 'INTEGER', "window": 'STRUCT(id VARCHAR)', ` +
+    `invalid: 'STRUCT(i INTEGER, error VARCHAR, raw JSON)[]', extras: 'STRUCT(i INTEGER, x JSON)[]'`;
+  const read = (list: readonly LandedFile[], field: string, type: string, recs: string) =>
+    `SELECT project_id, run_id, seq, requests, "window".id AS window_id, invalid, extras, ${recs} AS recs
+     FROM read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)},
+                    columns = {${common}, ${field}: ${literal(type)}})`;
+  const whole = files.filter((f) => f.meta.quarantined === 0);
+  const partial = files.filter((f) => f.meta.quarantined > 0);
+  const parts = [
+    ...(whole.length ? [read(whole, 'body', `STRUCT(${quote(p.recordsField)} ${rec}[])`, `body.${quote(p.recordsField)}`)] : []),
+    ...(partial.length ? [read(partial, 'valid', `${rec}[]`, 'valid')] : []),
+  ];
+  return `CREATE OR REPLACE TEMP TABLE landed_files AS ${parts.join('\nUNION ALL BY NAME\n')}`;
+}
+
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
+const sum = (a: RunCounts, b: RunCounts): RunCounts => ({
+  pages: a.pages + b.pages, requests: a.requests + b.requests, rows: a.rows + b.rows, quarantined: a.quarantined + b.quarantined,
+});

@@ -1,0 +1,137 @@
+// The merger: landed pages are merged in batches (many pages per transaction, bounded by rows and
+// pages) while fetching goes on. A batch starts as soon as the previous one committed, so under a
+// fast fetch batches grow, and under a slow one (the real API's budget) each page is merged soon
+// after it lands. A stream whose pages fail to merge keeps them landed and is reported; the others
+// go on.
+import type { Clock } from '../core/clock.js';
+import { FatalError, messageOf } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { LandedFile, LandingZone } from '../land/landing-zone.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
+import type { Writer } from './writer.js';
+
+export interface MergerDeps {
+  writer: Writer;
+  zone: LandingZone;
+  pipelines: readonly PipelineDefinition[];
+  clock: Clock;
+  logger: Logger;
+  /** Keep merged pages (compressed) for rebuild instead of deleting them. */
+  keepRaw: boolean;
+  settleAgeMs: number;
+  /** Largest batch, in records and in pages. */
+  maxBatchRows?: number;
+  maxBatchPages?: number;
+  onMerged?: (batch: MergedBatch, files: readonly LandedFile[]) => void;
+}
+
+export interface MergerStats {
+  batches: number;
+  pages: number;
+  rows: number;
+  ms: number;
+}
+
+const key = (f: LandedFile) => `${f.meta.pipeline}\u0000${f.meta.project_id}`;
+
+export class Merger {
+  readonly stats: MergerStats = { batches: 0, pages: 0, rows: 0, ms: 0 };
+  private readonly queue = new Map<string, LandedFile[]>();
+  private readonly failed = new Map<string, string>();
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly deps: MergerDeps) {}
+
+  /** A page landed: it will be merged after the pages of its stream landed before it. */
+  enqueue(file: LandedFile): void {
+    const k = key(file);
+    this.queue.set(k, [...(this.queue.get(k) ?? []), file]);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.loop) return;
+    this.loop = this.run().finally(() => {
+      this.loop = null;
+      // A page that landed while the last batch committed is picked up here.
+      if ([...this.queue.keys()].some((k) => !this.failed.has(k))) this.kick();
+    });
+  }
+
+  /** Whether a stream's pages failed to merge (its fetching should stop: nothing would load). */
+  isFailed(pipeline: string, projectId: string): boolean {
+    return this.failed.has(`${pipeline}\u0000${projectId}`);
+  }
+
+  /** Waits until every landed page is merged; throws when some stream's pages could not be. */
+  async drain(): Promise<void> {
+    while (this.loop) await this.loop;
+    if (this.failed.size) {
+      throw new FatalError(`landed pages could not be merged (they stay landed for the next run): ${[...this.failed.values()].join('; ')}`);
+    }
+  }
+
+  private async run(): Promise<void> {
+    for (let batch = this.take(); batch.length; batch = this.take()) {
+      try {
+        await this.merge(batch);
+      } catch (err) {
+        // Isolate the stream at fault: merge each stream alone; the one that still fails stops.
+        for (const files of groupBy(batch, key).values()) {
+          try {
+            await this.merge(files);
+          } catch (e) {
+            const k = key(files[0]!);
+            this.failed.set(k, `${files[0]!.meta.project_id}/${files[0]!.meta.pipeline}: ${messageOf(e)}`);
+            this.deps.logger.error({ projectId: files[0]!.meta.project_id, pipeline: files[0]!.meta.pipeline, err: messageOf(e), first: messageOf(err) }, 'merge failed');
+          }
+        }
+      }
+    }
+  }
+
+  private async merge(files: readonly LandedFile[]): Promise<void> {
+    const started = performance.now();
+    const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
+    const merged = await this.deps.writer.run((conn) =>
+      mergeBatch(conn, groups, { now: this.deps.clock.now(), settleAgeMs: this.deps.settleAgeMs }));
+    this.deps.zone.release(files, this.deps.keepRaw);
+    this.stats.batches++;
+    this.stats.pages += files.length;
+    this.stats.rows += merged.rows;
+    this.stats.ms += performance.now() - started;
+    this.deps.onMerged?.(merged, files);
+  }
+
+  /** The next batch: a prefix of each stream's queue, oldest streams first, within the bounds. */
+  private take(): LandedFile[] {
+    const maxRows = this.deps.maxBatchRows ?? 100_000;
+    const maxPages = this.deps.maxBatchPages ?? 200;
+    const out: LandedFile[] = [];
+    let rows = 0;
+    for (const [k, files] of this.queue) {
+      if (this.failed.has(k)) continue;
+      while (files.length && out.length < maxPages && (out.length === 0 || rows + files[0]!.meta.records <= maxRows)) {
+        const f = files.shift()!;
+        out.push(f);
+        rows += f.meta.records;
+      }
+      if (!files.length) this.queue.delete(k);
+      if (out.length >= maxPages || rows >= maxRows) break;
+    }
+    return out;
+  }
+
+  private pipeline(name: string): PipelineDefinition {
+    const p = this.deps.pipelines.find((x) => x.name === name);
+    if (!p) throw new FatalError(`landed pages of an unknown pipeline "${name}"`);
+    return p;
+  }
+}
+
+function groupBy<T>(items: readonly T[], by: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of items) m.set(by(t), [...(m.get(by(t)) ?? []), t]);
+  return m;
+}

@@ -1,0 +1,49 @@
+// The published read snapshot (design: Readers): BI tools, notebooks, `docs-etl query` and the
+// report open this file, never the writer's. Publishing checkpoints the warehouse (so its file
+// alone is complete), copies it next to the target under a random temporary name (a reflink where
+// the file system supports it) and renames it over the target: a reader that has the old snapshot
+// open keeps reading the old file undisturbed, one that opens it next sees the new one, and no
+// reader ever sees a half-written file. Only the writer process publishes, between merges.
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+export interface Published {
+  path: string;
+  bytes: number;
+  ms: number;
+}
+
+/** Where readers find the snapshot of a warehouse: state/warehouse.duckdb → state/read/warehouse.duckdb. */
+export function defaultReadPath(warehouse: string): string {
+  return join(dirname(warehouse), 'read', basename(warehouse));
+}
+
+export async function publishSnapshot(conn: DuckDBConnection, warehouse: string, target: string): Promise<Published> {
+  const started = performance.now();
+  await conn.run('CHECKPOINT');
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await copyFile(warehouse, tmp, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+    const fd = openSync(tmp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  const dir = openSync(dirname(target), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+  return { path: target, bytes: statSync(target).size, ms: performance.now() - started };
+}

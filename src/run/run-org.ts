@@ -1,0 +1,173 @@
+// One run for one organization: plan every stream (project × pipeline) of the organization as one,
+// then read the selected windows in order under the shared budget. A window that keeps timing out
+// is bisected; an exhausted budget or a stop request ends the organization's queue; a stream that
+// fails (unknown project, its pages cannot merge) does not stop the others.
+import { ulid } from 'ulid';
+import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { RequestBudget } from '../api/budget.js';
+import type { Clock } from '../core/clock.js';
+import { BudgetExhaustedError, StoppedError, messageOf } from '../core/errors.js';
+import type { CoverageInterval } from '../core/intervals.js';
+import type { Logger } from '../core/logger.js';
+import { BEGINNING, formatWindow, spanMs } from '../core/window.js';
+import type { LandedFile, LandingZone } from '../land/landing-zone.js';
+import type { StreamState } from '../load/sync-state.js';
+import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
+import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { pageSize } from '../pipeline/definition.js';
+import { executeWindow } from './execute-window.js';
+import type { ProjectRunSummary } from './summary.js';
+
+export interface OrgStream {
+  projectId: string;
+  organization: string;
+  from: Date | null;
+  pipeline: PipelineDefinition;
+  client: AnalyticsClient;
+  state: StreamState;
+  coverage: CoverageInterval[];
+  density: number | null;
+  /** Next landing sequence number of the stream. */
+  nextSeq: number;
+}
+
+export interface OrgRunDeps {
+  zone: LandingZone;
+  budget: RequestBudget;
+  clock: Clock;
+  logger: Logger;
+  signal?: AbortSignal;
+  onLanded: (file: LandedFile) => void;
+  /** True when the stream's landed pages failed to merge: reading more would only pile them up. */
+  mergeFailed: (pipeline: string, projectId: string) => boolean;
+  startRun: (s: ProjectRunSummary) => Promise<void>;
+  onPage?: (s: ProjectRunSummary) => void;
+}
+
+export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
+
+export function planOrganization(streams: readonly OrgStream[], settings: PlanSettings, now: Date, available: number): OrgPlan {
+  return planOrg(streams.map((s) => ({
+    projectId: s.projectId,
+    pipeline: s.pipeline.name,
+    priority: s.pipeline.priority,
+    windows: planStream(
+      { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs },
+      { ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline) },
+    ),
+  })), available);
+}
+
+export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], plan: OrgPlan): Promise<ProjectRunSummary[]> {
+  const key = (projectId: string, pipeline: string) => `${pipeline}\u0000${projectId}`;
+  const byKey = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s]));
+  const summaries = new Map<string, ProjectRunSummary>();
+  for (const s of streams) {
+    const summary: ProjectRunSummary = {
+      runId: ulid(deps.clock.now().getTime()), projectId: s.projectId, pipeline: s.pipeline.name, status: 'running', windows: [],
+      deferred: plan.deferred.filter((d) => d.projectId === s.projectId && d.pipeline === s.pipeline.name).length,
+      pages: 0, requests: 0, upserted: 0, quarantined: 0, error: null,
+    };
+    summaries.set(key(s.projectId, s.pipeline.name), summary);
+    await deps.startRun(summary);
+  }
+  const seqs = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), { next: s.nextSeq }]));
+  const limits = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s.state.windowLimitMs]));
+  const queue: PlanEntry[] = [...plan.selected];
+  let halt: 'budget_exhausted' | 'stopped' | null = null;
+  let haltError: unknown = null;
+  while (queue.length && !halt) {
+    const e = queue.shift()!;
+    const k = key(e.projectId, e.pipeline);
+    const s = byKey.get(k)!;
+    const summary = summaries.get(k)!;
+    if (summary.status === 'failed') continue;
+    if (deps.mergeFailed(e.pipeline, e.projectId)) {
+      fail(summary, new Error('its landed pages could not be merged; reading stopped'));
+      continue;
+    }
+    if (deps.signal?.aborted) {
+      halt = 'stopped';
+      break;
+    }
+    const log = deps.logger.child({ projectId: e.projectId, pipeline: e.pipeline, runId: summary.runId });
+    const run = { ...e.window, pages: 0, complete: false };
+    summary.windows.push(run);
+    log.info({ purpose: e.window.purpose, window: formatWindow(e.window), pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
+    try {
+      const out = await executeWindow({
+        client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal,
+        onRequest: () => { summary.requests++; },
+        onLanded: (f) => {
+          run.pages++;
+          summary.pages++;
+          deps.onLanded(f);
+          deps.onPage?.(summary);
+        },
+      }, {
+        pipeline: s.pipeline, projectId: e.projectId, organization: s.organization, runId: summary.runId,
+        window: e.window, resume: e.window.resume, seq: seqs.get(k)!, windowLimitMs: limits.get(k) ?? null,
+      });
+      if (out.kind === 'complete') {
+        run.complete = true;
+        if (e.window.purpose === 'backfill' && s.from === null && out.records === 0) collapseBackfill(queue, e);
+        continue;
+      }
+      // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
+      const half = Math.floor(spanMs(e.window) / 2);
+      if (half < MIN_WINDOW_MS) throw out.error;
+      limits.set(k, half);
+      const mid = new Date(e.window.from.getTime() + half);
+      log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'window too large for the API: bisecting');
+      queue.unshift(
+        { ...e, window: { ...e.window, from: mid, resume: undefined, estRequests: Math.ceil(e.window.estRequests / 2) } },
+        { ...e, window: { ...e.window, to: mid, resume: undefined, estRequests: Math.ceil(e.window.estRequests / 2) } },
+      );
+    } catch (err) {
+      if (err instanceof BudgetExhaustedError) {
+        halt = 'budget_exhausted';
+        haltError = err;
+      } else if (err instanceof StoppedError) {
+        halt = 'stopped';
+        haltError = err;
+      } else {
+        fail(summary, err);
+        log.error({ err: messageOf(err) }, 'stream failed');
+      }
+    }
+  }
+  // What the queue did not reach stops with the organization (budget or stop request).
+  const pending = new Set(queue.map((e) => key(e.projectId, e.pipeline)));
+  for (const [k, summary] of summaries) {
+    if (summary.status !== 'running') continue;
+    const cut = summary.windows.some((w) => !w.complete) || pending.has(k);
+    if (halt && cut) {
+      summary.status = halt;
+      summary.error = messageOf(haltError ?? 'stopped at a checkpoint on request');
+      summary.cause = haltError;
+    } else summary.status = 'succeeded';
+  }
+  return [...summaries.values()];
+}
+
+/**
+ * All history (no --from): a backfill window of old data came back empty, so history ends about
+ * there. The stream's older stepped windows are replaced by one window down to the beginning: one
+ * request when nothing is older, and a bisection if something large is.
+ */
+function collapseBackfill(queue: PlanEntry[], done: PlanEntry): void {
+  const older = (e: PlanEntry) => e.projectId === done.projectId && e.pipeline === done.pipeline && e.window.purpose === 'backfill' && !e.window.resume &&
+    e.window.to.getTime() <= done.window.from.getTime();
+  const removed = queue.filter(older);
+  if (!removed.length) return;
+  const at = queue.indexOf(removed[0]!);
+  for (let i = queue.length - 1; i >= 0; i--) if (older(queue[i]!)) queue.splice(i, 1);
+  queue.splice(at, 0, { ...done, window: { from: BEGINNING, to: done.window.from, purpose: 'backfill', estRequests: 1 } });
+}
+
+function fail(summary: ProjectRunSummary, err: unknown): void {
+  summary.status = 'failed';
+  summary.error = messageOf(err);
+  summary.cause = err;
+}

@@ -1,0 +1,150 @@
+// What `docs-etl status` reports, as data (the CLI prints it as text or JSON): per stream, how
+// fresh and how complete the data is, what the budget allows, and whether the schedule keeps up.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { PIPELINES } from '../../pipelines/index.js';
+import { createBudget } from '../api/budget.js';
+import { RequestLog } from '../api/request-log.js';
+import type { Clock } from '../core/clock.js';
+import type { RateLimit } from '../core/duration.js';
+import { formatDuration } from '../core/duration.js';
+import { readCoverage, readWindowLog } from '../load/coverage-store.js';
+import { sqlFile } from '../load/sql-files.js';
+import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
+import { pageSize } from '../pipeline/definition.js';
+
+export interface StreamStatus {
+  project_id: string;
+  pipeline: string;
+  organization: string;
+  /** Newest event time read completely, and how long ago that is. */
+  head_at: string | null;
+  head_lag_s: number | null;
+  /** Everything before this is settled (no re-read due); the rest is still re-read on schedule. */
+  settled_to: string | null;
+  unsettled_s: number | null;
+  covered_from: string | null;
+  open_window: { from: string; to: string; purpose: string | null; pages: number } | null;
+  /** Backfill left: requests and hours at the current budget (null when unknown). */
+  backfill: { complete: boolean; remaining_requests: number | null; remaining_hours: number | null };
+  turns_per_day: number | null;
+  last_run: { status: string; started_at: string; finished_at: string | null; requests: number; error: string | null } | null;
+  quarantined: number;
+  lag_profile: { purpose: string; age: string; reads: number; rows: number; new_share: number; changed_share: number }[];
+  warnings: string[];
+}
+
+export interface BudgetStatus {
+  organization: string;
+  used: number;
+  limit: number;
+  window: string;
+  blocked_until: string | null;
+}
+
+export interface Status {
+  checked_at: string;
+  warehouse: string;
+  read_path: string;
+  lake: string | null;
+  streams: StreamStatus[];
+  budget: BudgetStatus[];
+}
+
+export interface StatusInput {
+  conn: DuckDBConnection;
+  clock: Clock;
+  warehouse: string;
+  readPath: string;
+  lake: string | null;
+  budgetDir: string;
+  rate: RateLimit;
+  maxWaitMs: number;
+}
+
+const iso = (v: unknown): string | null => (v instanceof Date ? v.toISOString() : v == null ? null : new Date(String(v)).toISOString());
+
+export async function collectStatus(i: StatusInput): Promise<Status> {
+  const now = i.clock.now().getTime();
+  const rows = (await i.conn.runAndReadAll(sqlFile('status/streams.sql'))).getRowObjectsJS();
+  const lag = (await i.conn.runAndReadAll(sqlFile('status/lag-profile.sql'))).getRowObjectsJS();
+  const cadence = new Map((await i.conn.runAndReadAll(sqlFile('status/run-cadence.sql'))).getRowObjectsJS()
+    .map((r) => [`${r.project_id}\u0000${r.pipeline}`, Number(r.cadence_s)]));
+  const budgets = new Map<string, BudgetStatus>();
+  const streams: StreamStatus[] = [];
+  for (const r of rows) {
+    const projectId = String(r.project_id);
+    const pipelineName = String(r.pipeline);
+    const org = String(r.organization);
+    if (!budgets.has(org)) {
+      const u = createBudget({ log: new RequestLog(i.budgetDir, org), rate: i.rate, clock: i.clock, maxWaitMs: 0 }).usage();
+      budgets.set(org, {
+        organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs),
+        blocked_until: u.blockedUntil > now ? new Date(u.blockedUntil).toISOString() : null,
+      });
+    }
+    const pipeline = PIPELINES.find((p) => p.name === pipelineName);
+    const coverage = await readCoverage(i.conn, projectId, pipelineName);
+    const d = density(await readWindowLog(i.conn, projectId, pipelineName, now - DENSITY_LOOKBACK_MS), coverage);
+    const size = pipeline ? pageSize(pipeline) : 1000;
+    const headAt = r.head_at == null ? null : new Date(iso(r.head_at)!).getTime();
+    const settledTo = r.settled_to == null ? null : new Date(iso(r.settled_to)!).getTime();
+    const coveredFrom = r.covered_from == null ? null : new Date(iso(r.covered_from)!).getTime();
+    // Backfill is done when coverage reaches --from, or (all history) when its bottom came back empty.
+    const from = r.backfill_from == null ? null : new Date(iso(r.backfill_from)!).getTime();
+    const complete = coveredFrom !== null && (from !== null ? coveredFrom <= from : Boolean(r.bottom_empty) || coveredFrom === 0);
+    const remainingRequests = complete ? 0 : d === null || from === null || coveredFrom === null ? null
+      : Math.ceil((d * (coveredFrom - from)) / size);
+    const s: StreamStatus = {
+      project_id: projectId, pipeline: pipelineName, organization: org,
+      head_at: headAt === null ? null : new Date(headAt).toISOString(),
+      head_lag_s: headAt === null ? null : Math.round((now - headAt) / 1000),
+      settled_to: settledTo === null ? null : new Date(settledTo).toISOString(),
+      unsettled_s: headAt === null || settledTo === null ? null : Math.round((headAt - settledTo) / 1000),
+      covered_from: coveredFrom === null ? null : new Date(coveredFrom).toISOString(),
+      open_window: r.window_to == null ? null : {
+        from: iso(r.window_from)!, to: iso(r.window_to)!, purpose: (r.window_purpose as string | null) ?? null, pages: Number(r.window_pages),
+      },
+      backfill: {
+        complete,
+        remaining_requests: remainingRequests,
+        remaining_hours: remainingRequests === null ? null : (remainingRequests / i.rate.limit) * (i.rate.windowMs / 3_600_000),
+      },
+      turns_per_day: d === null ? null : Math.round(d * 86_400_000),
+      last_run: r.last_status == null ? null : {
+        status: String(r.last_status), started_at: iso(r.last_started_at)!, finished_at: iso(r.last_finished_at),
+        requests: Number(r.last_requests ?? 0), error: (r.last_error as string | null) ?? null,
+      },
+      quarantined: Number(r.quarantined),
+      lag_profile: lag.filter((x) => x.project_id === projectId && x.pipeline === pipelineName).map((x) => ({
+        purpose: String(x.purpose), age: String(x.age), reads: Number(x.reads), rows: Number(x.rows),
+        new_share: Number(x.rows) ? Number(x.new_rows) / Number(x.rows) : 0,
+        changed_share: Number(x.rows) ? Number(x.changed_rows) / Number(x.rows) : 0,
+      })),
+      warnings: [],
+    };
+    s.warnings.push(...keepUpWarnings(s, d, size, cadence.get(`${projectId}\u0000${pipelineName}`) ?? null, i));
+    streams.push(s);
+  }
+  return {
+    checked_at: new Date(now).toISOString(), warehouse: i.warehouse, read_path: i.readPath, lake: i.lake, streams, budget: [...budgets.values()],
+  };
+}
+
+/**
+ * A run reads the new data once (head) and an older span once more (settle): about twice the
+ * turns that arrived since the last run. When that needs more budget than a run can get (its
+ * window's limit plus --max-wait), the schedule falls behind.
+ */
+function keepUpWarnings(s: StreamStatus, d: number | null, size: number, cadenceS: number | null, i: StatusInput): string[] {
+  if (d === null || cadenceS === null || cadenceS <= 0) return [];
+  const perDay = d * 86_400_000;
+  const need = Math.ceil((2 * d * cadenceS * 1000) / size) + 1;
+  const canGet = i.rate.limit * (1 + i.maxWaitMs / i.rate.windowMs);
+  if (need <= canGet) return [];
+  const hours = (need / i.rate.limit) * (i.rate.windowMs / 3_600_000);
+  const every = formatDuration(cadenceS * 1000);
+  return [
+    `runs every ${every} at ${Math.round(perDay / 1000)}k turns/day need about ${need} requests (${hours.toFixed(1)} h of budget) a run: ` +
+    `run more often (hourly needs ${Math.ceil((2 * perDay) / 24 / size) + 1}) or allow --max-wait ${Math.ceil(hours)}h`,
+  ];
+}
