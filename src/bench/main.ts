@@ -33,6 +33,9 @@ try {
   const input: MeasuredSyncInput = {
     baseUrl: sandbox.url, projectId: PROJECT, warehouse, budgetDir: join(workDir, 'budget'),
     rateLimit: '1000000/1h', maxWait: '1m', logLevel: 'warn',
+    // A bulk load of the whole history: one head, then everything as one window (see the README's
+    // Performance section: with the default 7-day windows each window adds a partial last page).
+    from: new Date(Date.now() - 31 * 86_400_000).toISOString(), maxWindow: '32d',
   };
   log(`syncing (${args.syncInProcess ? 'in the bench process' : 'child process'})`);
   const sync = args.syncInProcess

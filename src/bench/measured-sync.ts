@@ -5,7 +5,7 @@ import { systemClock } from '../core/clock.js';
 import { parseDuration, parseRateLimit } from '../core/duration.js';
 import { createLogger } from '../core/logger.js';
 import { resolveSyncConfig } from '../config/sync-config.js';
-import { runSync } from '../run/sync.js';
+import { runSync, type SyncResult } from '../run/sync.js';
 import { procMemory } from './proc-memory.js';
 
 export interface MeasuredSyncInput {
@@ -18,6 +18,9 @@ export interface MeasuredSyncInput {
   maxWait: string;
   /** pino level for the sync's own logs (stderr). */
   logLevel: string;
+  /** Backfill bound and longest window (ISO date, duration): a bulk load reads history as one window. */
+  from?: string;
+  maxWindow?: string;
 }
 
 export interface MeasuredSync {
@@ -27,6 +30,9 @@ export interface MeasuredSync {
   syncMs: number;
   /** Peak resident set of the process that ran it, kB (null off Linux). */
   peakRssKb: number | null;
+  /** Where the time went (ms): see SyncResult.timing. */
+  timing: SyncResult['timing'];
+  publishedBytes: number | null;
 }
 
 /** `apiKey` comes separately so it never sits in argv. */
@@ -37,6 +43,8 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
       project: input.projectId,
       rateLimit: parseRateLimit(input.rateLimit),
       maxWait: parseDuration(input.maxWait),
+      ...(input.from ? { from: new Date(input.from) } : {}),
+      ...(input.maxWindow ? { maxWindow: parseDuration(input.maxWindow) } : {}),
     },
     { DOCS_API_BASE_URL: input.baseUrl, DOCS_API_KEY: apiKey, DOCS_ETL_BUDGET_DIR: input.budgetDir },
   );
@@ -51,5 +59,7 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
     })),
     syncMs,
     peakRssKb: procMemory()?.hwmKb ?? null,
+    timing: result.timing,
+    publishedBytes: result.published?.bytes ?? null,
   };
 }

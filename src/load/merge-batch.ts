@@ -63,7 +63,6 @@ export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeG
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
   const now = literal(opts.now.toISOString());
   await conn.run(landedFilesSql(g.pipeline, g.files));
-  await conn.run(sqlFile('load/landed.sql'));
   await conn.run(sqlFile(g.pipeline.load.stage));
   const col = g.pipeline.time.column;
   const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi, count(*) AS n FROM stage`)).getRowObjectsJS()[0]!;
@@ -150,7 +149,8 @@ async function advanceStream(
 }
 
 /**
- * `landed_files`: one row per page. Pages whose records are all valid are read at their body's
+ * `landed_files`: one row per page (project_id, run_id, seq, requests, window_id, invalid, extras,
+ * recs: the records typed by the contract). Pages whose records are all valid are read at their body's
  * records field with the contract's type; pages with invalid records at `valid` (the valid ones
  * re-serialised when landed), because DuckDB's typed reader rejects a whole file on one bad record.
  */

@@ -89,7 +89,7 @@ function openError(path: string, err: unknown, readPath?: string): FatalError {
   if (/lock/i.test(msg)) {
     // docs-etl's own writers are named by the writer lock before DuckDB is opened; this is someone else.
     const holder = writerLockHolder(path);
-    if (holder) {
+    if (holder && holder.pid !== process.pid) {
       return new FatalError(`warehouse ${path} is being written by another docs-etl process (PID ${holder.pid}, started ${holder.startedAt}); only one writer at a time`);
     }
     const cmd = pid ? commandLineOf(Number(pid)) : null;

@@ -34,6 +34,7 @@ export interface WindowDeps {
   signal?: AbortSignal;
   onLanded: (file: LandedFile) => void;
   onRequest: () => void;
+  timing?: { validateMs: number; landMs: number };
 }
 
 export type WindowOutcome =
@@ -77,11 +78,14 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
 }
 
 function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, fields: readonly string[]): LandedFile {
+  const started = performance.now();
   const v = validateRecords(t.pipeline.record, fields, page.records);
+  const validated = performance.now();
+  if (deps.timing) deps.timing.validateMs += validated - started;
   if (v.invalid.length) {
     deps.logger.warn({ projectId: t.projectId, pipeline: t.pipeline.name, count: v.invalid.length, first: v.invalid[0]!.error }, 'records quarantined');
   }
-  return deps.zone.land({
+  const file = deps.zone.land({
     v: 1,
     project_id: t.projectId,
     pipeline: t.pipeline.name,
@@ -100,6 +104,8 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     extras: v.extras,
     ...(v.valid ? { valid: v.valid } : {}),
   }, page.body);
+  if (deps.timing) deps.timing.landMs += performance.now() - validated;
+  return file;
 }
 
 type Settled<T> = { result: T } | { error: unknown };

@@ -43,6 +43,8 @@ export interface OrgRunDeps {
   mergeFailed: (pipeline: string, projectId: string) => boolean;
   startRun: (s: ProjectRunSummary) => Promise<void>;
   onPage?: (s: ProjectRunSummary) => void;
+  /** Adds up where fetching spends its own time. */
+  timing?: { validateMs: number; landMs: number };
 }
 
 export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
@@ -97,7 +99,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     log.info({ purpose: e.window.purpose, window: formatWindow(e.window), pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
     try {
       const out = await executeWindow({
-        client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal,
+        client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
         onRequest: () => { summary.requests++; },
         onLanded: (f) => {
           run.pages++;

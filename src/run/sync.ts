@@ -47,8 +47,12 @@ export interface SyncResult {
   /** Per organization, what was planned (dry runs return only this). */
   plans: { organization: string; plan: OrgPlan; available: number }[];
   published: Published | null;
-  /** Time split of the run, ms. */
-  timing: { recoverMs: number; fetchMs: number; mergeMs: number; publishMs: number };
+  /**
+   * Time split of the run, ms: recovery merge; the fetch phase (wall, merges overlapping); within
+   * it, validating and landing pages; the merger's busy time; waiting for the last merges after the
+   * fetch ended; publishing the read snapshot.
+   */
+  timing: { recoverMs: number; fetchMs: number; validateMs: number; landMs: number; mergeMs: number; drainMs: number; publishMs: number };
 }
 
 export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readonly PipelineDefinition[] = PIPELINES): Promise<SyncResult> {
@@ -64,7 +68,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const writer = new Writer(wh.conn);
     const reader = await wh.connect();
     const zone = new LandingZone(cfg.landingDir);
-    const timing = { recoverMs: 0, fetchMs: 0, mergeMs: 0, publishMs: 0 };
+    const timing = { recoverMs: 0, fetchMs: 0, validateMs: 0, landMs: 0, mergeMs: 0, drainMs: 0, publishMs: 0 };
     const summaries = new Map<string, ProjectRunSummary>();
     const merger = new Merger({
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
@@ -108,7 +112,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       plans.push({ organization, plan, available });
       if (deps.dryRun) return [];
       return runOrg({
-        zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal,
+        zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal, timing,
         onLanded: (f) => merger.enqueue(f),
         mergeFailed: (pipeline, projectId) => merger.isFailed(pipeline, projectId),
         startRun: async (s) => {
@@ -126,6 +130,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const runs = perOrg.flat();
     if (deps.dryRun) return { runs, exitCode: EXIT.ok, plans, published: null, timing };
 
+    const drainStarted = performance.now();
     try {
       await merger.drain();
     } catch (err) {
@@ -137,6 +142,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         }
       }
     }
+    timing.drainMs = performance.now() - drainStarted;
     timing.mergeMs = merger.stats.ms;
     for (const r of runs) {
       await writer.run((c) => finishRun(c, { runId: r.runId, status: r.status, error: r.error, requests: r.requests, span: spanOf(r), now: deps.clock.now() }));

@@ -23,6 +23,7 @@ LEFT JOIN (SELECT project_id, id, occurred_at, query, response, response_type, r
            FROM conversations WHERE occurred_at BETWEEN {lo} AND {hi}) c
   ON c.project_id = s.project_id AND c.id = s.id AND c.occurred_at = s.occurred_at;
 
+-- Only the stored turns are updated (with none stored, as in a first load, this touches nothing).
 UPDATE conversations SET
   query             = s.query,
   response          = s.response,
@@ -34,8 +35,9 @@ UPDATE conversations SET
   extra             = s.extra,
   sources_hash      = s.sources_hash,
   last_seen_at      = CAST($now AS TIMESTAMPTZ),
-  updated_at        = CASE WHEN m.changed THEN CAST($now AS TIMESTAMPTZ) ELSE conversations.updated_at END
-FROM stage s JOIN merge_match m ON m.project_id = s.project_id AND m.id = s.id AND m.occurred_at = s.occurred_at AND m.stored
+  updated_at        = CASE WHEN s.changed THEN CAST($now AS TIMESTAMPTZ) ELSE conversations.updated_at END
+FROM (SELECT s.*, m.changed FROM stage s JOIN merge_match m
+        ON m.project_id = s.project_id AND m.id = s.id AND m.occurred_at = s.occurred_at WHERE m.stored) AS s
 WHERE conversations.occurred_at BETWEEN {lo} AND {hi}
   AND conversations.project_id = s.project_id AND conversations.id = s.id AND conversations.occurred_at = s.occurred_at;
 

@@ -1,0 +1,43 @@
+// Query results as text: an aligned table fitted to the terminal, CSV (RFC 4180) or JSON.
+import stringWidth from 'string-width';
+import type { QueryResult } from '../query/run-query.js';
+
+export type RowFormat = 'table' | 'csv' | 'json';
+
+const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+export function formatCsv(r: QueryResult): string {
+  const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  return [r.columns.map(field).join(','), ...r.rows.map((row) => r.columns.map((c) => field(text(row[c]))).join(','))].join('\r\n') + '\r\n';
+}
+
+export function formatJson(r: QueryResult): string {
+  return `${JSON.stringify(r.rows)}\n`;
+}
+
+/**
+ * Columns padded by display width; when the table is wider than `width`, the widest columns are
+ * cut (with "…") until it fits. Control characters and line breaks print as spaces.
+ */
+export function formatFitted(r: QueryResult, width: number): string {
+  if (!r.rows.length) return `${r.columns.join('  ')}\n(no rows)\n`;
+  const cells = r.rows.map((row) => r.columns.map((c) => text(row[c]).replace(/[\u0000-\u001f\u007f]+/g, ' ')));
+  const widths = r.columns.map((c, i) => Math.max(stringWidth(c), ...cells.map((row) => stringWidth(row[i]!))));
+  const sep = 2 * (widths.length - 1);
+  while (widths.reduce((a, b) => a + b, 0) + sep > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 4) break;
+    widths[widest]!--;
+  }
+  const fit = (s: string, w: number) => {
+    if (stringWidth(s) <= w) return s + ' '.repeat(w - stringWidth(s));
+    let out = '';
+    for (const ch of s) {
+      if (stringWidth(out + ch) > w - 1) break;
+      out += ch;
+    }
+    return `${out}…${' '.repeat(Math.max(0, w - 1 - stringWidth(out)))}`;
+  };
+  const line = (row: string[]) => row.map((c, i) => fit(c, widths[i]!)).join('  ').trimEnd();
+  return [line(r.columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+}

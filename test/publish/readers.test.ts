@@ -1,0 +1,168 @@
+// Readers never block the sync (issue 11): BI tools and notebooks open the published read snapshot;
+// a reader holding it open is never disturbed and never blocks a run; re-opening shows the new data,
+// and no reader ever sees half a run. Real processes, real HTTP, real DuckDB files.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { holdDuckDb } from '../helpers/holder.js';
+import { tempDir } from '../helpers/tmp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const KEY = 'mint_readers_test_key_01';
+let sb: Sandbox;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  tmp = tempDir();
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 2000, seed: 5, projects: ['demo', 'other', 'third'] }));
+});
+afterAll(async () => {
+  await sb.close();
+  tmp.cleanup();
+});
+
+const env = () => cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' });
+const COUNT = 'SELECT count(*)::INTEGER AS n FROM conversations';
+
+describe('the read snapshot', () => {
+  it('a reader holding it open for three runs is never disturbed, blocks nothing, and sees the new data after re-opening', async () => {
+    const warehouse = join(tmp.dir, 'held', 'w.duckdb');
+    const snapshot = join(tmp.dir, 'held', 'read', 'w.duckdb');
+    expect((await runCli(['sync', '--warehouse', warehouse], env())).code).toBe(0);
+    const reader = await holdDuckDb(snapshot);
+    const poller = await holdDuckDb(snapshot);
+    try {
+      const [{ n: before }] = await reader.query(COUNT) as [{ n: number }];
+      expect(before).toBe(sb.truth('demo').length);
+      // A second reader re-opens over and over while the runs go: it must only ever see whole runs.
+      const seen: { n: number; running: number }[] = [];
+      let polling = true;
+      const polled = (async () => {
+        while (polling) {
+          await poller.reopen();
+          const [r] = await poller.query(`SELECT (${COUNT}) AS n, (SELECT count(*)::INTEGER FROM sync_runs WHERE status = 'running') AS running`) as [{ n: number; running: number }];
+          seen.push(r);
+        }
+      })();
+      const counts = [before];
+      // The second run brings new data: a project not synced before.
+      for (const project of ['demo', 'other', 'demo']) {
+        const r = await runCli(['sync', '--warehouse', warehouse, '--project', project], env());
+        expect(r.code, r.stderr).toBe(0);
+        counts.push(sb.truth('demo').length + sb.truth('other').length * Number(project === 'other' || counts.length > 2));
+      }
+      polling = false;
+      await polled;
+      expect(counts.at(-1)).toBeGreaterThan(before);
+      // The held handle still reads the snapshot it opened.
+      expect(await reader.query(COUNT)).toEqual([{ n: before }]);
+      await reader.reopen();
+      expect(await reader.query(COUNT)).toEqual([{ n: counts.at(-1) }]);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const s of seen) {
+        expect(counts).toContain(s.n);
+        expect(s.running).toBe(0);
+      }
+    } finally {
+      await reader.close();
+      await poller.close();
+    }
+  }, 90_000);
+
+  it('status --json names the read path', async () => {
+    const warehouse = join(tmp.dir, 'held', 'w.duckdb');
+    const r = await runCli(['status', '--json', '--warehouse', warehouse], env());
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { read_path: string; streams: { project_id: string; head_lag_s: number }[] };
+    expect(s.read_path).toBe(join(tmp.dir, 'held', 'read', 'w.duckdb'));
+    expect(s.streams.map((x) => x.project_id)).toEqual(['demo', 'other']);
+  });
+});
+
+describe('who holds the warehouse', () => {
+  it('another program holding the writer file: named with its command line, pointed at the snapshot, exit 1', async () => {
+    const warehouse = join(tmp.dir, 'other', 'w.duckdb');
+    expect((await runCli(['sync', '--warehouse', warehouse], env())).code).toBe(0);
+    const notebook = await holdDuckDb(warehouse);
+    try {
+      const r = await runCli(['sync', '--warehouse', warehouse], env());
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(`held open by another program \\(PID ${notebook.pid}: \\S*node \\S*duckdb-holder\\.mjs .*w\\.duckdb ro\\); ` +
+        `point readers .* at the read snapshot ${join(tmp.dir, 'other', 'read', 'w.duckdb').replaceAll('/', '\\/')} instead`));
+      // The snapshot itself stays readable meanwhile.
+      const q = await runCli(['query', '--warehouse', warehouse, '--format', 'json', COUNT], env());
+      expect(q.code, q.stderr).toBe(0);
+    } finally {
+      await notebook.close();
+    }
+  }, 30_000);
+
+  it('another docs-etl sync holding the writer lock: named as such with its PID and start, exit 1', async () => {
+    const warehouse = join(tmp.dir, 'busy', 'w.duckdb');
+    sb.configure({ latencyMs: 300 });
+    try {
+      const first = spawnCli(['sync', '--warehouse', warehouse], env());
+      await waitFor(() => sb.requestLog(KEY).some((r) => r.at > 0) && existsSync(`${warehouse}.lock`), 20_000, 20);
+      const second = await runCli(['sync', '--warehouse', warehouse], env());
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`being written by another docs-etl process \\(PID ${first.pid}, started \\d{4}-\\d\\d-\\d\\dT[^,]+: docs-etl sync\\)`));
+      expect((await first.result).code).toBe(0);
+    } finally {
+      sb.configure({ latencyMs: 0 });
+    }
+  }, 60_000);
+});
+
+describe('docs-etl query', () => {
+  const warehouse = () => join(tmp.dir, 'held', 'w.duckdb');
+
+  it('prints csv (not a terminal), json and a table', async () => {
+    const sql = "SELECT 'a,b' AS x, 2::BIGINT AS n, NULL AS z UNION ALL SELECT 'say \"hi\"', 3, 'é'";
+    const csv = await runCli(['query', '--warehouse', warehouse(), sql], env());
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('x,n,z\r\n"a,b",2,\r\n"say ""hi""",3,é\r\n');
+    const json = await runCli(['query', '--warehouse', warehouse(), '--format', 'json', sql], env());
+    expect(JSON.parse(json.stdout)).toEqual([{ x: 'a,b', n: '2', z: null }, { x: 'say "hi"', n: '3', z: 'é' }]);
+    const table = await runCli(['query', '--warehouse', warehouse(), '--format', 'table', "SELECT project_id, count(*) AS turns FROM conversations WHERE project_id = 'demo' GROUP BY 1"], env());
+    expect(table.stdout.split('\n').slice(0, 3)).toEqual(['project_id  turns', '----------  -----', `demo        ${sb.truth('demo').length}`]);
+  });
+
+  it('reads the same views users query, from a --file', async () => {
+    const file = join(tmp.dir, 'q.sql');
+    writeFileSync(file, "SELECT sum(turns)::INTEGER AS turns FROM daily_unanswered_rate WHERE project_id = 'demo';\n");
+    const r = await runCli(['query', '--warehouse', warehouse(), '--file', file, '--format', 'json'], env());
+    expect(JSON.parse(r.stdout)).toEqual([{ turns: sb.truth('demo').length }]);
+  });
+
+  it.each([
+    ['SELECT * FROM no_such_table', /Catalog Error: Table with name no_such_table does not exist/],
+    ['SELEC 1', /Parser Error: syntax error at or near "SELEC"/],
+    ["DELETE FROM conversations WHERE project_id = 'demo'", /read-only SQL: a DELETE statement is refused/],
+    ["COPY conversations TO '/tmp/x.csv'", /read-only SQL: a COPY statement is refused/],
+    ["ATTACH ':memory:' AS scratch", /read-only SQL: a ATTACH statement is refused/],
+  ])('%s: exit 2 with one line', async (sql, message) => {
+    const r = await runCli(['query', '--warehouse', warehouse(), sql], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('answers while a sync is running', async () => {
+    sb.configure({ latencyMs: 300 });
+    try {
+      // A project of its own: its first backfill takes a few seconds at this latency.
+      const sync = spawnCli(['sync', '--warehouse', warehouse(), '--project', 'third'], env());
+      await waitFor(() => existsSync(`${warehouse()}.lock`), 20_000, 10);
+      const t = Date.now();
+      const q = await runCli(['query', '--warehouse', warehouse(), '--format', 'json', COUNT], env());
+      expect(q.code, q.stderr).toBe(0);
+      expect(Date.now() - t).toBeLessThan(10_000);
+      expect(sync.exitCode).toBeNull();
+      expect((await sync.result).code).toBe(0);
+    } finally {
+      sb.configure({ latencyMs: 0 });
+    }
+  }, 60_000);
+});
