@@ -52,6 +52,9 @@ ALTER TABLE sync_state ADD COLUMN window_changed BIGINT DEFAULT 0; -- rows of th
 ALTER TABLE sync_state ADD COLUMN window_limit_ms BIGINT;          -- largest window span that worked after a bisection
 ALTER TABLE sync_state ADD COLUMN backfill_from TIMESTAMPTZ;       -- the run's --from (NULL: all history)
 
+-- Which pipeline a quarantined record came from (NULL: quarantined before 0005, all assistant turns).
+ALTER TABLE quarantine ADD COLUMN pipeline VARCHAR;
+
 -- 3. The coverage map: intervals of event time read completely, each with its last complete read.
 CREATE TABLE coverage (
   project_id    VARCHAR     NOT NULL,

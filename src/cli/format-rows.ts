@@ -21,6 +21,7 @@ export function formatJson(r: QueryResult): string {
  */
 export function formatFitted(r: QueryResult, width: number): string {
   if (!r.rows.length) return `${r.columns.join('  ')}\n(no rows)\n`;
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const cells = r.rows.map((row) => r.columns.map((c) => text(row[c]).replace(/[\u0000-\u001f\u007f]+/g, ' ')));
   const widths = r.columns.map((c, i) => Math.max(stringWidth(c), ...cells.map((row) => stringWidth(row[i]!))));
   const sep = 2 * (widths.length - 1);

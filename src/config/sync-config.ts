@@ -200,6 +200,26 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
   };
 }
 
+/** What commands that work on local state only (rebuild, reset) need: no key, no project list. */
+export interface LocalConfig {
+  warehouse: string;
+  landingDir: string;
+  readPath: string;
+  duckdb: { memoryLimit: string; threads: number };
+}
+
+export function resolveLocalConfig(flags: { warehouse?: string; config?: string }, env: NodeJS.ProcessEnv): LocalConfig {
+  const file = flags.config ? loadConfigFile(flags.config) : null;
+  const warehouse = warehousePath(flags.warehouse, env, file?.warehouse);
+  const base = defaultSyncConfig(warehouse, []);
+  return {
+    warehouse,
+    landingDir: file?.landingDir ?? base.landingDir,
+    readPath: file?.readPath ?? base.readPath,
+    duckdb: { memoryLimit: file?.memoryLimit ?? base.duckdb.memoryLimit, threads: file?.threads ?? base.duckdb.threads },
+  };
+}
+
 /** Every setting at its default, for a warehouse and its projects (what no flag, variable or file changes). */
 export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], over: Partial<SyncConfig> = {}): SyncConfig {
   return {

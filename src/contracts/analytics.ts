@@ -13,7 +13,15 @@ export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})
 export const timestampSchema = z
   .string()
   .regex(ISO_TIMESTAMP, 'timestamp is not an ISO 8601 date-time')
-  .refine((s) => !Number.isNaN(Date.parse(normalizeOffset(s))), 'timestamp is not a valid date');
+  .refine((s) => calendarValid(s) && !Number.isNaN(Date.parse(normalizeOffset(s))), 'timestamp is not a date that exists (day, hour, minute or second out of range)');
+
+/** Date.parse rolls 2026-02-30 over to March 2; DuckDB refuses it, and so does the contract. */
+export function calendarValid(s: string): boolean {
+  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
+  if (m < 1 || m > 12 || d < 1 || d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return false;
+  if (s.length <= 10) return true;
+  return Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 && Number(s.slice(17, 19)) <= 59;
+}
 
 /** `+0530` → `+05:30` and a missing offset → `Z`, so Date.parse reads every accepted form. */
 export function normalizeOffset(s: string): string {

@@ -64,6 +64,19 @@ export function serializeLanded(page: LandedPage, body: string): string {
   return `${head.slice(0, -1)},"body":${body}}\n`;
 }
 
+/**
+ * A landed file's text split back into its parsed metadata and its body exactly as received (the
+ * body is never serialised again: a hostile one may be too deep for JSON.stringify).
+ */
+export function splitLanded(text: string): { page: LandedPage; body: string } {
+  const parsed = JSON.parse(text) as LandedPage & { body?: unknown };
+  const { body: _b, ...page } = parsed;
+  const prefix = `${JSON.stringify(page).slice(0, -1)},"body":`;
+  const end = text.trimEnd();
+  if (!text.startsWith(prefix) || !end.endsWith('}')) throw new Error('not a landed page written by docs-etl');
+  return { page, body: end.slice(prefix.length, -1) };
+}
+
 /** The metadata of a landed file (the body and record lists are dropped). */
 export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
   const { invalid: _i, extras: _e, valid: _v, body: _b, ...meta } = parsed;

@@ -43,6 +43,11 @@ export interface MergeOptions {
   now: Date;
   /** A window read this long after its end settles its interval (no re-read due any more). */
   settleAgeMs: number;
+  /**
+   * Rebuild: the pages are kept pages replayed into emptied tables. Rows and quarantine are
+   * written; checkpoints, coverage, the read log and run counters are left as they are.
+   */
+  replay?: boolean;
 }
 
 /** DuckDB's JSON reader buffers a whole file; its buffer is sized to the batch's largest page. */
@@ -74,7 +79,7 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
     await conn.run('CREATE OR REPLACE TEMP TABLE merge_stats AS SELECT NULL::VARCHAR AS window_id, 0::BIGINT AS rows, 0::BIGINT AS new_rows, 0::BIGINT AS changed_rows WHERE false');
   }
   out.rows += Number(range.n);
-  await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString() });
+  await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString(), pipeline: g.pipeline.name });
 
   const stats = new Map<string, { rows: number; newRows: number; changedRows: number }>();
   for (const s of (await conn.runAndReadAll('SELECT * FROM merge_stats')).getRowObjectsJS()) {
@@ -82,12 +87,13 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   }
   for (const c of (await conn.runAndReadAll(sqlFile('load/batch-counts.sql'))).getRowObjectsJS()) {
     const counts = { pages: Number(c.pages), requests: Number(c.requests), rows: Number(c.rows), quarantined: Number(c.quarantined) };
-    await conn.run(sqlFile('load/run-counters.sql'), { run_id: String(c.run_id), ...counts });
+    if (!opts.replay) await conn.run(sqlFile('load/run-counters.sql'), { run_id: String(c.run_id), ...counts });
     const prev = out.runs.get(String(c.run_id));
     out.runs.set(String(c.run_id), prev ? sum(prev, counts) : counts);
   }
   const byStream = new Map<string, LandedFile[]>();
   for (const f of g.files) byStream.set(f.meta.project_id, [...(byStream.get(f.meta.project_id) ?? []), f]);
+  if (opts.replay) return;
   for (const [projectId, files] of byStream) await advanceStream(conn, g.pipeline, projectId, files, stats, opts, out);
 }
 

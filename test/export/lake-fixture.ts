@@ -44,8 +44,8 @@ export async function fillWarehouse(conn: DuckDBConnection, o: { days: number; t
       ('r2', 'beta', 'assistant', '2026-06-02 00:00:00+00', NULL, 'running', '2026-05-31 00:00:00+00', '2026-06-02 00:00:00+00', 0, 0, 0, 0, 'boom: é')`);
   await conn.run(`
     INSERT INTO quarantine VALUES
-      ('acme', 'r1', '2026-06-01 00:00:30+00', 'timestamp: invalid', '{"id":"x","timestamp":"yesterday"}'),
-      ('beta', 'r2', '2026-06-02 00:00:30+00', 'query: required', NULL)`);
+      ('acme', 'r1', '2026-06-01 00:00:30+00', 'timestamp: invalid', '{"id":"x","timestamp":"yesterday"}', 'assistant_conversations'),
+      ('beta', 'r2', '2026-06-02 00:00:30+00', 'query: required', NULL, NULL)`);
 }
 
 export type Row = Record<string, unknown>;

@@ -9,9 +9,11 @@ import { exportParquetCommand } from './export-parquet.js';
 import { staticExportCommand } from './static-export.js';
 import { demoCommand } from './demo.js';
 import { queryCommand } from './query.js';
+import { rebuildCommand } from './rebuild.js';
+import { resetCommand } from './reset.js';
 
 export type CommandFactory = (ctx: CliContext, setExitCode: (code: number) => void) => Command;
 
 export const COMMANDS: CommandFactory[] = [
-  syncCommand, statusCommand, queryCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand,
+  syncCommand, statusCommand, queryCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand,
 ];
