@@ -10,6 +10,7 @@ import { EXIT } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { SyncConfig } from '../config/sync-config.js';
 import { interruptStaleRuns } from '../load/sync-runs.js';
+import { upsertProjects } from '../load/projects.js';
 import { openWarehouse } from '../load/warehouse.js';
 import type { PipelineDefinition } from './pipeline.js';
 import { syncProject, type ProjectRunSummary } from './sync-project.js';
@@ -31,6 +32,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
   const wh = await openWarehouse(cfg.warehouse);
   try {
     await interruptStaleRuns(wh.conn, deps.clock.now());
+    await upsertProjects(wh.conn, cfg.projects, deps.clock.now());
     const byOrg = new Map<string, SyncConfig['projects']>();
     for (const p of cfg.projects) byOrg.set(p.organization, [...(byOrg.get(p.organization) ?? []), p]);
     const limit = pLimit(4);

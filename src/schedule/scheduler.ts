@@ -4,6 +4,7 @@
 // checkpoint and the scheduler resolves.
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { UsageError, messageOf } from '../core/errors.js';
+import { checkTimeZone } from '../core/time-zone.js';
 import type { Logger } from '../core/logger.js';
 
 export interface ScheduledJob {
@@ -33,12 +34,7 @@ export function checkCron(expr: string, flag = '--cron'): void {
 }
 
 export function checkTimezone(tz: string): void {
-  if (!tz.trim()) throw new UsageError('--timezone is empty: use an IANA name such as Europe/Berlin or UTC');
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-  } catch {
-    throw new UsageError(`unknown time zone "${tz}": use an IANA name such as Europe/Berlin or UTC`);
-  }
+  checkTimeZone(tz, '--timezone');
 }
 
 export async function runScheduler(opts: SchedulerOptions): Promise<void> {
