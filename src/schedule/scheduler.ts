@@ -21,8 +21,16 @@ export interface SchedulerOptions {
   runNow?: boolean;
   logger: Logger;
   signal: AbortSignal;
-  /** Called after each run (tests and the status line). */
-  onRun?: (e: { job: string; code: number; startedAt: Date; finishedAt: Date }) => void;
+  /** Called after each run (the command's line per run, tests). `nextRun`: the job's next tick. */
+  onRun?: (e: RunEvent) => void;
+}
+
+export interface RunEvent {
+  job: string;
+  code: number;
+  startedAt: Date;
+  finishedAt: Date;
+  nextRun: Date | null;
 }
 
 export function checkCron(expr: string, flag = '--cron'): void {
@@ -61,7 +69,8 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
         const finishedAt = new Date();
         const level = code === 0 || code === 3 ? 'info' : 'error';
         logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
-        opts.onRun?.({ job: job.name, code, startedAt, finishedAt });
+        const nextRun = tasks[opts.jobs.indexOf(job)]?.getNextRun() ?? null;
+        opts.onRun?.({ job: job.name, code, startedAt, finishedAt, nextRun });
       })
       .finally(() => {
         running = null;

@@ -14,7 +14,7 @@ export function addSyncOptions(cmd: Command): Command {
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .option('--project <id>', 'project to sync (default DOCS_PROJECT_ID; with --config, only this one)')
     .option('--lookback <duration>', 're-read this much before the high-water mark (late analytics)', durationArg)
-    .option('--from <date>', 'backfill start of the first run (YYYY-MM-DD or ISO 8601)', dateArg)
+    .option('--from <date>', 'backfill start of the first run (YYYY-MM-DD or ISO 8601; without an offset, UTC)', dateArg)
     .option('--rate-limit <n/window>', 'requests per organization per window (default 100/1h)', rateLimitArg)
     .option('--max-wait <duration>', 'longest wait for budget before stopping at a checkpoint (default 15m)', durationArg)
     .option('--config <file>', 'JSON config listing several projects / organizations');
@@ -28,7 +28,7 @@ Environment: DOCS_API_KEY (admin key), DOCS_PROJECT_ID, DOCS_API_BASE_URL (defau
 DOCS_ETL_BUDGET_DIR (shared request log; default <warehouse dir>/budget), LOG_LEVEL.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
     .action(async (flags: SyncFlags) => {
-      const cfg = resolveSyncConfig(flags, ctx.env);
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
       const progress = createProgressLine(ctx.stderr);
       const started = Date.now();
       const result = await runSync(
