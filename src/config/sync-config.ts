@@ -107,7 +107,7 @@ export function loadConfigFile(path: string): ConfigFile {
   try {
     json = JSON.parse(stripJsonComments(text));
   } catch (err) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${messageOf(err)}`);
+    throw new UsageError(`config file ${path} is not valid JSON: ${jsonErrorText(messageOf(err), text)}`);
   }
   const r = configFileSchema.safeParse(json);
   if (!r.success) {
@@ -174,4 +174,14 @@ function checkUrl(v: string, name: string): void {
   } catch {
     throw new UsageError(`${name} is not an http(s) URL: "${v}"`);
   }
+}
+
+/** JSON.parse's message on one line, with its position as line:column when it gives one. */
+function jsonErrorText(message: string, text: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const pos = /position (\d+)/.exec(flat);
+  if (!pos) return flat;
+  const before = text.slice(0, Number(pos[1]));
+  const line = before.split('\n').length;
+  return `${flat} (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
