@@ -45,7 +45,7 @@ export async function probeProject(t: ProbeTarget, projectId: string, budget: Re
   try {
     res = await httpText(url.href, { headers: { authorization: `Bearer ${t.apiKey}`, accept: 'application/json' }, timeoutMs: t.timeoutMs });
   } catch (err) {
-    return fail('api', `API unreachable at ${t.baseUrl}: ${scrub(messageOf(err), [t.apiKey])}`, UNREACHABLE_FIX, { subject });
+    return fail('api', `API unreachable at ${t.baseUrl}: ${scrub(messageOf(err), [t.apiKey])}`, UNREACHABLE_FIX, { subject, data: { unreachable: true } });
   } finally {
     await slot.release();
   }

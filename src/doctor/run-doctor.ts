@@ -65,16 +65,16 @@ async function checkOrganizations(deps: DoctorDeps, opts: DoctorOptions, cfg: Sy
       log: new RequestLog(cfg.budgetDir, organization, (file, reason) => deps.logger.warn({ file, reason }, 'request log was damaged')),
       rate: cfg.rate, clock: deps.clock, maxWaitMs: 0,
     });
-    const answered: boolean[] = [];
+    let unreachable = 0;
     for (const p of projects) {
       const r = await probeProject(target(deps, opts, p), p.projectId, budget);
-      answered.push(r.data?.status !== undefined);
+      if (r.data?.unreachable) unreachable++;
       out.push(r);
     }
-    // When the API never answered, the static export line would only repeat that.
-    out.push(answered.some(Boolean)
-      ? await probeStaticExport(target(deps, opts, first), organization)
-      : skip('static-export', 'not checked: the API did not answer', { subject: organization }));
+    // When the API could not be reached at all, the static export line would only repeat that.
+    out.push(unreachable === projects.length
+      ? skip('static-export', 'not checked: the API could not be reached', { subject: organization })
+      : await probeStaticExport(target(deps, opts, first), organization));
     out.push(checkBudget(budget, deps.clock, organization));
   }
   return out;

@@ -14,6 +14,7 @@ import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-ex
 import { checkCron, checkTimezone, runScheduler, type RunEvent, type ScheduledJob } from '../../schedule/scheduler.js';
 import { formatDuration } from '../../core/duration.js';
 import { formatRunNote } from '../format.js';
+import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
 
@@ -44,6 +45,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
       checkCron(cron);
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
+      else warnOnLocalZone(ctx.logger);
       const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
       // What the run in flight has to say for its line (runs never overlap, so one list).
       let notes: string[] = [];
@@ -110,4 +112,12 @@ export function runLine(e: RunEvent, notes: readonly string[]): string {
   const detail = notes.length ? ` (${notes.join('; ')})` : '';
   const next = e.nextRun ? e.nextRun.toISOString() : 'none';
   return `${e.startedAt.toISOString()} ${e.job} ${result} in ${formatDuration(e.finishedAt.getTime() - e.startedAt.getTime())}${detail}; next run ${next}`;
+}
+
+/** Cron times without --timezone follow the machine's zone (node-cron); say so when that is not UTC. */
+function warnOnLocalZone(logger: Logger): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone !== 'UTC' && zone !== 'Etc/UTC') {
+    logger.warn({ systemTimeZone: zone }, 'cron times are read in the system time zone: pass --timezone to state the zone');
+  }
 }
