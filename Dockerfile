@@ -1,4 +1,4 @@
-# docs-etl container: `docker build -t docs-etl .` (docs/lake-and-container.md).
+# docs-etl container: `docker build -t docs-etl .` (docs/container.md).
 # Two stages: the build stage compiles TypeScript with the dev dependencies; the runtime stage has
 # only the production dependencies, the compiled dist/, the launcher and the SQL files.
 ARG NODE_IMAGE=node:20-bookworm-slim

@@ -1,4 +1,5 @@
-// Human summaries for stdout (logs are JSON on stderr).
+// Human summaries for stdout (logs are JSON on stderr). Times are ISO 8601 in full, in UTC
+// (2026-11-05T02:00:00.000Z): never a locale string, never cut.
 import stringWidth from 'string-width';
 import type { ProjectRunSummary } from '../run/summary.js';
 import { PURPOSES } from '../core/window.js';
@@ -13,7 +14,22 @@ export function formatRunLine(r: ProjectRunSummary): string {
   return r.error ? `${head} | ${r.error}` : head;
 }
 
-/** A plain text table (for views and status). */
+/** An instant as ISO 8601 in UTC; a DuckDB timestamp string is read first. Empty for null. */
+export function formatInstant(v: Date | string | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  const d = v instanceof Date ? v : new Date(v);
+  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
+}
+
+/** One project's run, short: for the scheduler's line per run. */
+export function formatRunNote(r: ProjectRunSummary): string {
+  const head = `${r.projectId} ${r.status}, ${n(r.pages)} pages, ${n(r.upserted)} turns`;
+  return r.error ? `${head}: ${r.error}` : head;
+}
+
+const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A plain text table (for views and status). Long text is cut at 60 characters, a cell with a time never. */
 export function formatTable(rows: Record<string, unknown>[], columns?: string[]): string {
   if (!rows.length) return '(no rows)';
   const cols = columns ?? Object.keys(rows[0]!);
@@ -22,7 +38,7 @@ export function formatTable(rows: Record<string, unknown>[], columns?: string[])
     if (v instanceof Date) return v.toISOString();
     const s = typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v);
     const flat = s.replace(/\s+/g, ' ');
-    return [...flat].length > 60 ? `${[...flat].slice(0, 57).join('')}...` : flat;
+    return [...flat].length > 60 && !ISO_INSTANT.test(flat) ? `${[...flat].slice(0, 57).join('')}...` : flat;
   };
   // Padding by display width: CJK and emoji take two terminal columns.
   const body = rows.map((r) => cols.map((c) => cell(r[c])));

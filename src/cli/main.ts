@@ -1,11 +1,14 @@
 // The only entry point: parses argv with commander, runs one command, maps every error to one
-// clear line and an exit code (0 ok, 1 failed, 2 usage, 3 budget).
+// clear line and an exit code (0 ok, 1 failed, 2 usage, 3 budget). The rules every command shares
+// (--config, units in --help, LOG_LEVEL) are applied here (grammar.ts); a closed stdout
+// (`docs-etl status | head -1`) ends the output quietly, never with a stack trace.
 import { Command, CommanderError } from 'commander';
 import { createLogger } from '../core/logger.js';
 import { EXIT, exitCodeFor, messageOf, UsageError } from '../core/errors.js';
 import { scrub } from '../core/secrets.js';
 import type { CliContext } from './context.js';
 import { COMMANDS } from './commands/index.js';
+import { acceptConfigFile, logLevelOf, showDurationDefaults } from './grammar.js';
 
 export interface MainOptions {
   stdout?: CliContext['stdout'];
@@ -19,13 +22,23 @@ export interface MainOptions {
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
-  const env = opts.env ?? process.env;
+  // The command's own copy: `--config` may fill in defaults without touching the caller's environment.
+  const env = { ...(opts.env ?? process.env) };
+  if (stdout === process.stdout) quietOnClosedPipe(process.stdout);
+  if (stderr === process.stderr) quietOnClosedPipe(process.stderr);
+  let level: string;
+  try {
+    level = logLevelOf(env);
+  } catch (err) {
+    stderr.write(`docs-etl: ${messageOf(err)}\n`);
+    return EXIT.usage;
+  }
   const controller = new AbortController();
   if (opts.signal) opts.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const removeSignals = opts.handleSignals === false || opts.signal ? () => {} : installSignals(controller, stderr);
   const ctx: CliContext = {
     stdout, stderr, env, signal: controller.signal,
-    logger: createLogger({ level: env.LOG_LEVEL ?? 'info', destination: stderr === process.stderr ? undefined : stderr }),
+    logger: createLogger({ level, destination: stderr === process.stderr ? undefined : stderr }),
   };
   const secrets = Object.entries(env).filter(([k, v]) => /KEY|TOKEN|SECRET/i.test(k) && v).map(([, v]) => v!);
 
@@ -45,6 +58,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   for (const register of COMMANDS) {
     const cmd = register(ctx, (c) => { code = c; });
     cmd.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });
+    acceptConfigFile(cmd, env);
+    showDurationDefaults(cmd);
     program.addCommand(cmd);
   }
   try {
@@ -70,6 +85,19 @@ function report(err: unknown, stderr: NodeJS.WritableStream, secrets: string[]):
     stderr.write(`${scrub(err.stack, secrets)}\n`);
   }
   return code;
+}
+
+/**
+ * A reader that went away (`| head -1`) closes the pipe: writes then fail with EPIPE, which would
+ * otherwise surface as an uncaught error with a stack trace. Further output is dropped; the
+ * command finishes (a sync still commits) and exits with its own code.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  if (stream.listenerCount('error') > 0) return;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    throw err;
+  });
 }
 
 /** First signal: abort (the run stops at its checkpoint). Second: exit at once; transactions keep the data right. */

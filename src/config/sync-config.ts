@@ -1,5 +1,6 @@
 // Configuration of `sync`: flags, then environment, then an optional config file (several
 // projects / organizations). Secrets come only from the environment: the file names the variable.
+// The file is JSON with comments (jsonc.ts). Dates without an offset are UTC (core/dates.ts).
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -7,7 +8,8 @@ import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError, messageOf } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
-import { parseDateValue } from '../core/dates.js';
+import { checkNotFuture, parseDateValue } from '../core/dates.js';
+import { checkProjectId, projectIdProblem } from '../core/project-id.js';
 import { keyFingerprint } from '../core/secrets.js';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
 import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
@@ -21,6 +23,8 @@ export function parseKeepRaw(v: string): number | null {
   if (v.trim() === 'none' || v.trim() === '0') return null;
   return parseDuration(v, 'keep-raw');
 }
+import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../core/time-zone.js';
+import { stripJsonComments } from './jsonc.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -30,6 +34,8 @@ export interface ProjectConfig {
   baseUrl: string;
   organization: string;
   backfillFrom: Date | null;
+  /** IANA zone of the project's days in the views (the `projects` table); UTC when absent. */
+  timezone?: string;
 }
 
 export interface PlanSettingsConfig {
@@ -91,6 +97,18 @@ const parsed = <T>(parse: (v: string) => T) =>
 
 const isoDate = z.string().refine((v) => parseDateValue(v) !== null, 'expected a date (YYYY-MM-DD or ISO 8601)');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+const projectId = z.string().min(1).superRefine((v, ctx) => {
+  const problem = projectIdProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: `invalid project id ${JSON.stringify(v)}: ${problem}` });
+});
+const timeZone = z.string().transform((v, ctx) => {
+  const zone = canonicalTimeZone(v);
+  if (!zone) {
+    ctx.addIssue({ code: 'custom', message: `unknown time zone "${v}": use an IANA name such as Europe/Berlin or UTC` });
+    return z.NEVER;
+  }
+  return zone;
+});
 
 export const configFileSchema = z.strictObject({
   warehouse: z.string().min(1).optional(),
@@ -111,10 +129,12 @@ export const configFileSchema = z.strictObject({
   threads: z.number().int().min(1).max(256).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
   projects: z.array(z.strictObject({
-    id: z.string().min(1),
+    id: projectId,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
     baseUrl: httpUrl.optional(),
     from: isoDate.optional(),
+    /** Day boundaries of this project's views (IANA name); default UTC. */
+    timezone: timeZone.optional(),
   })).min(1, 'list at least one project').superRefine((projects, ctx) => {
     const seen = new Set<string>();
     projects.forEach((p, i) => {
@@ -135,9 +155,9 @@ export function loadConfigFile(path: string): ConfigFile {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(stripJsonComments(text));
   } catch (err) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${messageOf(err)}`);
+    throw new UsageError(`config file ${path} is not valid JSON: ${jsonErrorText(messageOf(err), text)}`);
   }
   const r = configFileSchema.safeParse(json);
   if (!r.success) {
@@ -148,9 +168,12 @@ export function loadConfigFile(path: string): ConfigFile {
   return r.data;
 }
 
-export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): SyncConfig {
+/** `now` (the caller's clock) rejects a backfill start in the future. */
+export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, now: Date = new Date()): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
   if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');
+  if (flags.project !== undefined) checkProjectId(flags.project, '--project');
+  if (flags.from) checkNotFuture(flags.from, '--from', now);
   const warehouse = warehousePath(flags.warehouse, env, file?.warehouse);
   const envBase = env.DOCS_API_BASE_URL;
   if (envBase !== undefined) checkUrl(envBase, 'DOCS_API_BASE_URL');
@@ -162,15 +185,20 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
       .map((p, i) => {
         const key = env[p.apiKeyEnv];
         if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
-        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDateValue(p.from) : null));
+        const from = flags.from ?? (p.from ? parseDateValue(p.from) : null);
+        if (from && !flags.from) checkNotFuture(from, `config projects[${i}].from`, now);
+        return { ...project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, from), timezone: p.timezone ?? DEFAULT_TIME_ZONE };
       });
-    if (!projects.length) throw new UsageError(`project "${flags.project}" is not in config file ${flags.config}`);
+    if (!projects.length) {
+      throw new UsageError(`project "${flags.project}" is not in config file ${flags.config} (its projects: ${file.projects.map((p) => p.id).join(', ')})`);
+    }
   } else {
     const id = flags.project ?? env.DOCS_PROJECT_ID;
     if (!id) throw new UsageError('no project: set DOCS_PROJECT_ID, pass --project ID, or list projects in --config FILE');
+    checkProjectId(id, flags.project !== undefined ? '--project' : 'DOCS_PROJECT_ID');
     const key = env.DOCS_API_KEY;
     if (!key) throw new UsageError('no API key: set DOCS_API_KEY to the organization\'s admin key (never pass it as a flag)');
-    projects = [project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null)];
+    projects = [{ ...project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null), timezone: DEFAULT_TIME_ZONE }];
   }
   const lookbackMs = flags.lookback ?? file?.lookback ?? null;
   const warnings = lookbackMs === null ? [] : [
@@ -255,4 +283,14 @@ function checkUrl(v: string, name: string): void {
   } catch {
     throw new UsageError(`${name} is not an http(s) URL: "${v}"`);
   }
+}
+
+/** JSON.parse's message on one line, with its position as line:column when it gives one. */
+function jsonErrorText(message: string, text: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const pos = /position (\d+)/.exec(flat);
+  if (!pos) return flat;
+  const before = text.slice(0, Number(pos[1]));
+  const line = before.split('\n').length;
+  return `${flat} (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }

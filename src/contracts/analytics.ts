@@ -1,4 +1,4 @@
-// The Analytics Export API shapes (see ../shared/api/contract.md). These schemas are the single
+// The Analytics Export API shapes (see docs/api/contract.md). These schemas are the single
 // definition of each shape: the client validates with them and the sandbox serves them.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// The Static Export API shapes (see ../shared/api/contract.md, part b).
+// The Static Export API shapes (see docs/api/contract.md, part b).
 import { z } from 'zod';
 
 export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);

@@ -1,4 +1,5 @@
-// Human durations ("24h", "30m", "1h30m", "500ms") and rate limits ("100/1h").
+// Human durations ("24h", "30m", "1h30m", "500ms") and rate limits ("100/1h"). A duration always
+// carries its unit: a bare number is a usage error (exit 2) with a hint.
 import { UsageError } from './errors.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -15,7 +16,11 @@ export function parseDuration(text: string, what = 'duration'): number {
 
 function sumDuration(text: string, what: string): number {
   const s = text.trim();
-  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  // A bare number was once read as seconds (`--lookback 24` = 24 s, surely meant as hours): a
+  // duration always names its unit now.
+  if (/^\d+(\.\d+)?$/.test(s)) {
+    throw new UsageError(`invalid ${what} "${text}": a duration needs a unit, e.g. ${s}s, ${s}m or ${s}h`);
+  }
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
   let total = 0;
   let consumed = 0;

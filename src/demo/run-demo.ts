@@ -1,8 +1,6 @@
 // `npm run demo`: the main job on embedded defaults, no key and no network. Starts the sandbox
-// in-process on a free port, syncs it into state/demo.duckdb, runs a second incremental sync and
-// prints the views a docs team looks at first.
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// in-process on a free port, syncs it into state/demo/warehouse.duckdb, runs a second incremental
+// sync and prints the views a docs team looks at first. It touches only its own files (demo-files.ts).
 import { PIPELINES } from '../../pipelines/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -13,10 +11,13 @@ import { sqlFile } from '../load/sql-files.js';
 import { openReader } from '../publish/open-reader.js';
 import { runSync } from '../run/sync.js';
 import { DEMO_API_KEY, DEMO_PROJECT_ID, defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
+import { demoFiles, prepareDemoFiles } from './demo-files.js';
 
 export interface DemoOptions {
   warehouse: string;
   conversations: number;
+  /** Delete the warehouse even if the demo did not create it. */
+  force?: boolean;
   out: NodeJS.WritableStream;
   logger: Logger;
   clock?: Clock;
@@ -26,13 +27,17 @@ export interface DemoOptions {
 export async function runDemo(opts: DemoOptions): Promise<number> {
   const clock = opts.clock ?? systemClock;
   const say = (s = '') => opts.out.write(`${s}\n`);
-  // The sandbox's history is relative to its start, so a demo always begins from a fresh warehouse.
-  for (const f of [opts.warehouse, `${opts.warehouse}.wal`, join(dirname(opts.warehouse), 'budget')]) rmSync(f, { recursive: true, force: true });
+  // The sandbox's history is relative to its start, so a demo always begins from a fresh warehouse
+  // and a fresh budget; only files an earlier demo created are deleted (or any, with --force).
+  const files = demoFiles(opts.warehouse);
+  const removed = prepareDemoFiles(files, { force: opts.force === true, now: clock.now() });
+  if (removed.length) opts.logger.info({ removed }, 'removed the previous demo files');
   const sandbox = await startSandbox(defaultSandboxOptions({ conversations: opts.conversations, live: true, liveTurnsPerMinute: 600, clock }));
   try {
     say(`sandbox listening on ${sandbox.url} (project "${DEMO_PROJECT_ID}", ${opts.conversations.toLocaleString('en-US')} turns of history)`);
-    const cfg = defaultSyncConfig(opts.warehouse, [{ projectId: DEMO_PROJECT_ID, apiKey: DEMO_API_KEY, keySource: 'the sandbox demo key',
-      baseUrl: sandbox.url, organization: keyFingerprint(DEMO_API_KEY), backfillFrom: null }], { maxWaitMs: 60_000 });
+    const cfg = defaultSyncConfig(files.warehouse, [{ projectId: DEMO_PROJECT_ID, apiKey: DEMO_API_KEY, keySource: 'the sandbox demo key',
+      baseUrl: sandbox.url, organization: keyFingerprint(DEMO_API_KEY), backfillFrom: null }],
+    { maxWaitMs: 60_000, budgetDir: files.budgetDir, landingDir: files.landingDir, readPath: files.readPath });
     let code = 0;
     for (const label of ['first sync (full history)', 'second sync (incremental: the head and what is due)']) {
       const t = Date.now();
@@ -47,7 +52,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     try {
       const q = async (file: string) =>
         (await wh.conn.runAndReadAll(sqlFile(file), { project_id: DEMO_PROJECT_ID })).getRowObjectsJS() as Record<string, unknown>[];
-      say('\nunanswered rate, last 7 days (view daily_unanswered_rate)');
+      say('\nunanswered rate, last 7 days in UTC (view daily_unanswered_rate)');
       say(formatTable(await q('demo/daily.sql')));
       say('\nby category (view category_breakdown)');
       say(formatTable(await q('demo/categories.sql')));

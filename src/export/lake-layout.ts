@@ -1,4 +1,4 @@
-// Where things live in the Parquet lake. The layout is a public interface (docs/lake-and-container.md):
+// Where things live in the Parquet lake. The layout is a public interface (docs/lake.md):
 //
 //   DIR/conversations/project_id=<p>/date=YYYY-MM-DD/part-0.parquet
 //   DIR/sources/project_id=<p>/date=YYYY-MM-DD/part-0.parquet

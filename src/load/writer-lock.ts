@@ -112,7 +112,7 @@ function procStart(pid: number): string | null {
 export function commandLineOf(pid: number): string | null {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return raw.split('\0').filter(Boolean).join(' ').slice(0, 200) || null;
+    return raw.split('\0').filter(Boolean).join(' ').replace(/\s+/g, ' ').slice(0, 200) || null;
   } catch {
     return null;
   }

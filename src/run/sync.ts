@@ -30,6 +30,7 @@ import { settleAgeMs } from '../plan/schedule.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization, runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
+import { upsertProjects } from '../load/projects.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -84,7 +85,10 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       },
     });
     if (!deps.dryRun) {
-      await writer.run((c) => interruptStaleRuns(c, deps.clock.now()));
+      await writer.run(async (c) => {
+        await interruptStaleRuns(c, deps.clock.now());
+        await upsertProjects(c, cfg.projects, deps.clock.now());
+      });
       const t = performance.now();
       await recoverLanded(zone, merger, reader);
       await merger.drain().catch((err: unknown) => deps.logger.error({ err: messageOf(err) }, 'recovery merge failed'));

@@ -4,6 +4,7 @@
 // checkpoint and the scheduler resolves.
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { UsageError, messageOf } from '../core/errors.js';
+import { checkTimeZone } from '../core/time-zone.js';
 import type { Logger } from '../core/logger.js';
 
 export interface ScheduledJob {
@@ -20,8 +21,16 @@ export interface SchedulerOptions {
   runNow?: boolean;
   logger: Logger;
   signal: AbortSignal;
-  /** Called after each run (tests and the status line). */
-  onRun?: (e: { job: string; code: number; startedAt: Date; finishedAt: Date }) => void;
+  /** Called after each run (the command's line per run, tests). `nextRun`: the job's next tick. */
+  onRun?: (e: RunEvent) => void;
+}
+
+export interface RunEvent {
+  job: string;
+  code: number;
+  startedAt: Date;
+  finishedAt: Date;
+  nextRun: Date | null;
 }
 
 export function checkCron(expr: string, flag = '--cron'): void {
@@ -33,12 +42,7 @@ export function checkCron(expr: string, flag = '--cron'): void {
 }
 
 export function checkTimezone(tz: string): void {
-  if (!tz.trim()) throw new UsageError('--timezone is empty: use an IANA name such as Europe/Berlin or UTC');
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-  } catch {
-    throw new UsageError(`unknown time zone "${tz}": use an IANA name such as Europe/Berlin or UTC`);
-  }
+  checkTimeZone(tz, '--timezone');
 }
 
 export async function runScheduler(opts: SchedulerOptions): Promise<void> {
@@ -65,7 +69,8 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
         const finishedAt = new Date();
         const level = code === 0 || code === 3 ? 'info' : 'error';
         logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
-        opts.onRun?.({ job: job.name, code, startedAt, finishedAt });
+        const nextRun = tasks[opts.jobs.indexOf(job)]?.getNextRun() ?? null;
+        opts.onRun?.({ job: job.name, code, startedAt, finishedAt, nextRun });
       })
       .finally(() => {
         running = null;

@@ -36,7 +36,7 @@ const CONTRACT: Record<string, Record<string, string>> = {
     run_id: 'string', project_id: 'string', pipeline: 'string', started_at: TS, finished_at: TS, status: 'string',
     window_from: TS, window_to: TS, requests: 'int32', pages: 'int32', rows_upserted: 'int64', rows_quarantined: 'int64', error: 'string',
   },
-  quarantine: { project_id: 'string', run_id: 'string', received_at: TS, error: 'string', raw: 'string' },
+  quarantine: { project_id: 'string', run_id: 'string', received_at: TS, error: 'string', raw: 'string', pipeline: 'string' },
 };
 
 describe('exportLake', () => {

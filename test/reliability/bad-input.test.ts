@@ -47,6 +47,12 @@ const CASES: Case[] = [
   ['--lookback empty', sync('--lookback', ''), /--lookback .*invalid duration ""/],
   ['--lookback no unit', sync('--lookback', '5x'), /--lookback .*invalid duration "5x"/],
   ['--lookback absurd', sync('--lookback', '999999999d'), /--lookback .*at most 36500d/],
+  ['--lookback bare number', sync('--lookback', '24'), /--lookback .*a duration needs a unit, e\.g\. 24s, 24m or 24h/],
+  ['--max-wait bare number', sync('--max-wait', '900'), /--max-wait .*a duration needs a unit/],
+  ['--rate-limit bare window', sync('--rate-limit', '100/3600'), /--rate-limit .*a duration needs a unit/],
+  ['--from in the future', sync('--from', '2999-01-01'), /--from 2999-01-01T00:00:00\.000Z is in the future/],
+  ['--project ..', sync('--project', '..'), /invalid project id "\.\." \(--project\)/],
+  ['--project with a slash', sync('--project', 'a/b'), /invalid project id "a\/b" \(--project\): it contains a slash/],
   ['--from word', sync('--from', 'yesterday'), /--from .*expected a date/],
   ['--from month 13', sync('--from', '2026-13-45'), /--from .*expected a date/],
   ['--from February 30', sync('--from', '2026-02-30'), /--from .*expected a date .*2026-02-30/],
@@ -100,6 +106,12 @@ const CASES: Case[] = [
   ['config: project from bad', withConfig('p-from', { projects: [{ ...P, from: 'yesterday' }] }), /: projects\[0\]\.from: expected a date/],
   ['config: project from February 30', withConfig('p-from-feb', { projects: [{ ...P, from: '2026-02-30' }] }), /: projects\[0\]\.from: expected a date/],
   ['config: project from wrong type', withConfig('p-from-type', { projects: [{ ...P, from: 20260101 }] }), /: projects\[0\]\.from: .*expected string/],
+  ['config: lookback bare number', withConfig('lookback-bare', { lookback: '24', projects: [P] }), /: lookback: invalid lookback "24": a duration needs a unit/],
+  ['config: project id ..', withConfig('id-dots', { projects: [{ ...P, id: '..' }] }), /: projects\[0\]\.id: invalid project id "\.\."/],
+  ['config: project timezone unknown', withConfig('tz', { projects: [{ ...P, timezone: 'Mars/Olympus' }] }), /: projects\[0\]\.timezone: unknown time zone "Mars\/Olympus"/],
+  ['config: project timezone wrong type', withConfig('tz-type', { projects: [{ ...P, timezone: 9 }] }), /: projects\[0\]\.timezone: .*expected string/],
+  ['config: project from in the future', withConfig('p-from-future', { projects: [{ ...P, from: '2999-01-01' }] }), /config projects\[0\]\.from 2999-01-01T00:00:00\.000Z is in the future/],
+  ['config: comments are fine, a broken file is not', () => ['sync', '--config', config('jsonc-broken', '// ok\n{ "projects": [ /* unterminated')], /config file .*jsonc-broken\.json is not valid JSON/],
   ['config: unknown field', withConfig('unknown', { projects: [P], colour: 'red' }), /: \(top level\): Unrecognized key: "colour"/],
   ['config: unknown project field (a key in the file)', withConfig('unknown-p', { projects: [{ ...P, apiKey: 'mint_x' }] }), /: projects\[0\]: Unrecognized key: "apiKey"/],
   ['config: --project not in the file', () => ['sync', '--config', config('ok', { projects: [P] }), '--project', 'other'], /project "other" is not in config file/],
@@ -110,6 +122,8 @@ const CASES: Case[] = [
   ['status --rate-limit bad', () => ['status', '--rate-limit', 'x'], /--rate-limit .*invalid rate limit/],
   ['status unknown flag', () => ['status', '--bogus'], /unknown option '--bogus'/],
   ['status --warehouse empty', () => ['status', '--warehouse', ''], /--warehouse is empty/],
+  ['status --max-age bare number', () => ['status', '--max-age', '26'], /--max-age .*a duration needs a unit/],
+  ['status --config bad', () => ['status', '--config', config('status-bad', '{')], /config file .*status-bad\.json is not valid JSON/],
   ['export-parquet --warehouse empty', () => ['export-parquet', '--warehouse', '', '--out', join(tmp.dir, 'lake')], /--warehouse is empty/],
   // schedule
   ['schedule --cron words', () => ['schedule', '--cron', 'nope'], /invalid cron expression for --cron "nope"/],
@@ -149,6 +163,10 @@ const CASES: Case[] = [
   ['static-export unknown flag', () => ['static-export', '--bogus'], /unknown option '--bogus'/],
   // demo
   ['demo --conversations word', () => ['demo', '--conversations', 'many'], /--conversations .*expected an integer/],
+  // doctor, init
+  ['doctor --timeout bare number', () => ['doctor', '--timeout', '15'], /--timeout .*a duration needs a unit/],
+  ['doctor --project ..', () => ['doctor', '--project', '..'], /invalid project id "\.\." \(--project\)/],
+  ['init --out and --config differ', () => ['init', '--out', join(tmp.dir, 'a.json'), '--config', join(tmp.dir, 'b.json')], /--out and --config name different files/],
   // the program
   ['unknown command', () => ['synk'], /unknown command 'synk'/],
   ['unknown root flag', () => ['--bogus'], /unknown option '--bogus'/],
@@ -170,5 +188,5 @@ describe('bad input: one clear line, exit 2', () => {
     // Nothing reached the API and no warehouse was created.
     expect(requests).toBe(0);
     expect(existsSync(join(tmp.dir, 'w.duckdb'))).toBe(false);
-  }, 120_000);
+  }, 240_000); // ~120 CLI processes, 8 at a time: a loaded 2-core machine needs the room
 });

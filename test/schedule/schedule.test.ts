@@ -62,6 +62,16 @@ describe('docs-etl schedule', () => {
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     // Each tick also brought the Parquet lake up to date.
     expect(r.stdout).toMatch(/lake .*partition\(s\) written/);
+    // stdout: one line per run, with its start, result (each project's and the lake's) and next run, times in ISO 8601.
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const iso = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+    for (const line of lines) {
+      expect(line).toMatch(new RegExp(`^${iso} sync finished in \\S+ \\(demo (succeeded|stopped), [\\d,]+ pages, [\\d,]+ turns(; lake .*)?\\); next run ${iso}$`));
+    }
+    const starts = lines.map((l) => Date.parse(l.split(' ')[0]!));
+    const nexts = lines.map((l) => Date.parse(l.split(' ').at(-1)!));
+    for (let i = 0; i < lines.length; i++) expect(nexts[i]!).toBeGreaterThan(starts[i]!);
     const mem = await openWarehouse(':memory:');
     try {
       const n = await mem.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${lake}/conversations/**/*.parquet', hive_partitioning = true)`);

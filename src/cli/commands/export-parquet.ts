@@ -1,12 +1,14 @@
 // `docs-etl export-parquet --out DIR`: the warehouse as a Hive-partitioned Parquet lake, rewriting
 // only the partitions that changed. It reads the published read snapshot, so it never waits for a
 // sync nor blocks one.
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
-import { EXIT } from '../../core/errors.js';
+import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
+import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
 import type { CommandFactory } from './index.js';
@@ -41,6 +43,7 @@ Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed
       const path = warehousePath(flags.warehouse, ctx.env);
       const wh = await openReader({ warehouse: path });
       try {
+        if (flags.project) await checkKnownProjects(wh.conn, path, flags.project);
         const summary = await exportLake(
           { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal },
           { outDir: flags.out, full: Boolean(flags.full), projects: flags.project },
@@ -48,8 +51,19 @@ Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed
         ctx.stdout.write(`${formatExportSummary(summary)}\n`);
         setExitCode(EXIT.ok);
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         throw explainReadError(path, err);
       } finally {
         wh.close();
       }
     });
+
+/** A mistyped --project would export nothing and exit 0: it is a usage error naming the known projects. */
+async function checkKnownProjects(conn: DuckDBConnection, path: string, asked: string[]): Promise<void> {
+  const known = (await conn.runAndReadAll(sqlFile('export/known-projects.sql'))).getRows().map((r) => String(r[0]));
+  const unknown = asked.filter((p) => !known.includes(p));
+  if (unknown.length) {
+    const names = unknown.map((p) => JSON.stringify(p)).join(', ');
+    throw new UsageError(`unknown project ${names} in warehouse ${path}: ${known.length ? `known projects are ${known.join(', ')}` : 'it has no projects yet (run `docs-etl sync` first)'}`);
+  }
+}

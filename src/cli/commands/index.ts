@@ -11,9 +11,11 @@ import { demoCommand } from './demo.js';
 import { queryCommand } from './query.js';
 import { rebuildCommand } from './rebuild.js';
 import { resetCommand } from './reset.js';
+import { doctorCommand } from './doctor.js';
+import { initCommand } from './init.js';
 
 export type CommandFactory = (ctx: CliContext, setExitCode: (code: number) => void) => Command;
 
 export const COMMANDS: CommandFactory[] = [
-  syncCommand, statusCommand, queryCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand,
+  syncCommand, statusCommand, queryCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand, doctorCommand, initCommand,
 ];

@@ -1,7 +1,9 @@
+// `docs-etl schedule`: the built-in scheduler. stdout gets one line per run: when it started, its
+// result (with each project's outcome), and the job's next run; the details are in the JSON logs.
 import { Command } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { systemClock } from '../../core/clock.js';
-import { UsageError, exitCodeFor } from '../../core/errors.js';
+import { UsageError, exitCodeFor, messageOf } from '../../core/errors.js';
 import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
@@ -9,8 +11,10 @@ import { openReader } from '../../publish/open-reader.js';
 import { runSync } from '../../run/sync.js';
 import { runStaticExport } from '../../static-export/run.js';
 import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-export.js';
-import { checkCron, checkTimezone, runScheduler, type ScheduledJob } from '../../schedule/scheduler.js';
-import { formatRunLine } from '../format.js';
+import { checkCron, checkTimezone, runScheduler, type RunEvent, type ScheduledJob } from '../../schedule/scheduler.js';
+import { formatDuration } from '../../core/duration.js';
+import { formatRunNote } from '../format.js';
+import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
 
@@ -41,19 +45,26 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
       checkCron(cron);
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
-      const cfg = resolveSyncConfig(flags, ctx.env);
+      else warnOnLocalZone(ctx.logger);
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
+      // What the run in flight has to say for its line (runs never overlap, so one list).
+      let notes: string[] = [];
       const jobs: ScheduledJob[] = [{
         name: 'sync',
         cron,
         run: async (signal) => {
-          const r = await runSync({ clock: systemClock, logger: ctx.logger, signal }, cfg, PIPELINES);
-          for (const run of r.runs) ctx.stdout.write(`${new Date().toISOString()} ${formatRunLine(run)}\n`);
+          notes = [];
+          const r = await runSync({ clock: systemClock, logger: ctx.logger, signal }, cfg, PIPELINES).catch((err: unknown) => {
+            notes.push(messageOf(err));
+            throw err;
+          });
+          notes.push(...r.runs.map(formatRunNote));
           // The lake follows the warehouse after every tick that got data in (budget stops included).
           if (flags.lake && r.exitCode !== 1 && !signal.aborted) {
             const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
             try {
               const summary = await exportLake({ conn: wh.conn, logger: ctx.logger, clock: systemClock, signal }, { outDir: flags.lake });
-              ctx.stdout.write(`${new Date().toISOString()} ${formatExportSummary(summary)}\n`);
+              notes.push(formatExportSummary(summary));
             } finally {
               wh.close();
             }
@@ -71,21 +82,42 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
           name: 'static-export',
           cron: flags.staticExportCron,
           run: async (signal) => {
+            notes = [];
             try {
               const r = await runStaticExport(
                 { domain: flags.staticExportDomain, outDir: flags.staticExportOut, warehousePath: cfg.warehouse, valuesFile: flags.staticExportValues,
                   timeoutMs: 60 * 60_000, pollIntervalMs: 5_000, keep: 5 },
                 { baseUrl: project.baseUrl, apiKey: project.apiKey, clock: systemClock, logger: ctx.logger, signal },
               );
-              ctx.stdout.write(staticExportSummary(r));
+              notes.push(staticExportSummary(r).trim().split('\n')[0]!);
               return 0;
             } catch (err) {
               ctx.logger.error({ job: 'static-export', err: (err as Error).message }, 'static export failed');
+              notes.push((err as Error).message);
               return exitCodeFor(err);
             }
           },
         });
       }
-      await runScheduler({ jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal });
+      await runScheduler({
+        jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal,
+        onRun: (e) => ctx.stdout.write(`${runLine(e, notes)}\n`),
+      });
       setExitCode(0);
     });
+
+/** `2026-11-05T02:00:00.000Z sync finished in 2s (demo succeeded, 3 pages, 3,000 turns); next run 2026-11-06T02:00:00.000Z` */
+export function runLine(e: RunEvent, notes: readonly string[]): string {
+  const result = e.code === 0 ? 'finished' : e.code === 3 ? 'stopped on the rate budget (exit 3)' : `failed (exit ${e.code})`;
+  const detail = notes.length ? ` (${notes.join('; ')})` : '';
+  const next = e.nextRun ? e.nextRun.toISOString() : 'none';
+  return `${e.startedAt.toISOString()} ${e.job} ${result} in ${formatDuration(e.finishedAt.getTime() - e.startedAt.getTime())}${detail}; next run ${next}`;
+}
+
+/** Cron times without --timezone follow the machine's zone (node-cron); say so when that is not UTC. */
+function warnOnLocalZone(logger: Logger): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone !== 'UTC' && zone !== 'Etc/UTC') {
+    logger.warn({ systemTimeZone: zone }, 'cron times are read in the system time zone: pass --timezone to state the zone');
+  }
+}

@@ -31,7 +31,7 @@ export function addSyncOptions(cmd: Command): Command {
     .option('--max-wait <duration>', 'longest wait for budget before stopping at a checkpoint (default 15m)', durationArg)
     .option('--max-window <duration>', 'longest window of one read (default 7d; a window the API times out on is bisected)', durationArg)
     .addOption(new Option('--rereads <schedule>', `when recent data is read again: ages after an interval ends, each +slack (default ${formatRereads(DEFAULT_REREADS)}; "none")`).argParser(wrap(parseRereads)))
-    .option('--keep-raw <duration>', 'keep merged raw pages (compressed) this long, for `docs-etl rebuild` (default: delete once merged)', wrap(parseKeepRaw))
+    .addOption(new Option('--keep-raw <duration>', 'keep merged raw pages (compressed) this long, for `docs-etl rebuild`; none: delete them once merged').argParser(wrap(parseKeepRaw)).default(undefined, 'none'))
     .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB)', (v: string) => {
       if (!MEMORY.test(v.trim())) throw new InvalidArgumentError(`expected a size such as 256MB or 1GB, got "${v}"`);
       return v.trim();
@@ -50,7 +50,7 @@ Environment: DOCS_API_KEY (admin key), DOCS_PROJECT_ID, DOCS_API_BASE_URL (defau
 DOCS_ETL_BUDGET_DIR (shared request log; default <warehouse dir>/budget), LOG_LEVEL.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
     .action(async (flags: SyncFlags & { dryRun?: boolean }) => {
-      const cfg = resolveSyncConfig(flags, ctx.env);
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
       for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       cfg.warnings = [];
       const progress = createProgressLine(ctx.stderr);
