@@ -10,6 +10,7 @@ import { keyFingerprint } from '../core/secrets.js';
 import { formatRunLine, formatTable } from '../cli/format.js';
 import { sqlFile } from '../load/sql-files.js';
 import { openWarehouse } from '../load/warehouse.js';
+import { writeReport } from '../report/write-report.js';
 import { runSync } from '../run/sync.js';
 import { DEMO_API_KEY, DEMO_PROJECT_ID, defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
 
@@ -57,6 +58,8 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       say('\ntop unanswered questions: the documentation gaps (view top_unanswered_questions)');
       say(formatTable(await q('demo/top-unanswered.sql')));
       say(`\nwarehouse: ${wh.path}\nquery it: duckdb ${opts.warehouse} "SELECT * FROM category_breakdown"`);
+      const report = await writeReport(wh.conn, join(dirname(opts.warehouse), 'demo-report.html'), { sinceMs: 30 * 86_400_000, now: clock.now(), generator: 'docs-etl demo' });
+      say(`report (last 30 days, open it in a browser): ${report.path}`);
     } finally {
       wh.close();
     }

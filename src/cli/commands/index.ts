@@ -8,9 +8,10 @@ import { scheduleCommand } from './schedule.js';
 import { exportParquetCommand } from './export-parquet.js';
 import { staticExportCommand } from './static-export.js';
 import { demoCommand } from './demo.js';
+import { reportCommand } from './report.js';
 
 export type CommandFactory = (ctx: CliContext, setExitCode: (code: number) => void) => Command;
 
 export const COMMANDS: CommandFactory[] = [
-  syncCommand, statusCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand,
+  syncCommand, statusCommand, scheduleCommand, exportParquetCommand, staticExportCommand, reportCommand, sandboxCommand, demoCommand,
 ];
