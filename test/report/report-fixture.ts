@@ -12,6 +12,8 @@ import { keyFingerprint } from '../../src/core/secrets.js';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { runSync } from '../../src/run/sync.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { warehouseRecorder } from '../../src/static-export/record.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 export const KEY = 'mint_report_test_secret_key_77';
 export const PROJECT = 'demo';
@@ -60,6 +62,24 @@ export async function addHostileTurns(warehouse: string): Promise<void> {
   } finally {
     wh.close();
   }
+}
+
+/** A static export inventory: two pages the sandbox's conversations cite and start on, and two never cited (one with a hostile title). */
+export const INVENTORY = {
+  domain: 'docs.example.com',
+  cited: [{ path: 'troubleshooting/faq', title: 'FAQ & <friends>' }, { path: 'guides/webhooks', title: 'Webhooks' }],
+  neverCited: [{ path: 'zz/never-a', title: '<img src=x onerror="window.__pwned = 7">' }, { path: 'zz/never-b', title: null }],
+};
+
+export async function addInventory(warehouse: string): Promise<void> {
+  const at = new Date().toISOString();
+  await warehouseRecorder(warehouse, new FakeClock(Date.now())).recordExport({
+    job: { jobId: 'se_report_test', status: 'completed', progress: 100, pageCount: 4, createdAt: at, updatedAt: at },
+    context: { domain: INVENTORY.domain, version: null },
+    bundle: { sizeBytes: 10, sha256: 'ab', archivePath: '/x/bundle.tar.gz', linkExpiresAt: at },
+    pages: [...INVENTORY.cited, ...INVENTORY.neverCited].map((p) => ({ ...p, bytes: 1234 })),
+    removedArchives: [],
+  });
 }
 
 /** The flags the CI machine's Chromium needs (README of the machine: no background networking, no sandbox as root). */
