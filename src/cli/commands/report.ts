@@ -1,7 +1,7 @@
 // `docs-etl report --out FILE`: the documentation-gaps report, one self-contained HTML file (charts
 // inlined, no network), from the warehouse opened read-only. The warehouse is opened in this one
 // place (it becomes the published read snapshot later).
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
@@ -40,7 +40,8 @@ export const reportCommand: CommandFactory = (ctx, setExitCode) =>
     .description('write the documentation-gaps report: one self-contained HTML file (charts inlined, opens from disk, no network)')
     .requiredOption('--out <file>', 'HTML file to write (replaced atomically; its folder is created)', nonBlank)
     .option('--project <id>', 'only this project (default: every project in the warehouse, summed)', nonBlank)
-    .option('--since <duration>', 'length of the period in whole UTC days ending today, e.g. 7d or 30d (at most 366d)', sinceArg, 30 * 86_400_000)
+    .addOption(new Option('--since <duration>', 'length of the period in whole UTC days ending today, e.g. 7d (at most 366d)')
+      .argParser(sinceArg).default(30 * 86_400_000, '30d'))
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .addHelpText('after', `
 The period ends with today (UTC, so far); the headline compares it with the same number of days before.
