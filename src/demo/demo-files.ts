@@ -13,10 +13,11 @@ export interface DemoFiles {
   wal: string;
   /** The demo's own request log (the sandbox is new each time, so is its budget). */
   budgetDir: string;
-  /** Its landing zone, read snapshot and writer lock. */
+  /** Its landing zone, read snapshot, writer lock and HTML report. */
   landingDir: string;
   readPath: string;
   lock: string;
+  report: string;
   /** Written before anything else: its presence says the demo created the files above. */
   marker: string;
 }
@@ -26,6 +27,7 @@ export function demoFiles(warehouse: string): DemoFiles {
   return {
     warehouse: w, wal: `${w}.wal`, budgetDir: `${w}.demo-budget`, marker: `${w}.demo.json`,
     landingDir: `${w}.demo-landing`, readPath: `${w}.demo-read.duckdb`, lock: `${w}.lock`,
+    report: `${w}.demo-report.html`,
   };
 }
 
@@ -42,7 +44,7 @@ function createdByDemo(marker: string): boolean {
  * it did not make stops the demo with exit 2, unless `force`. Returns the paths deleted.
  */
 export function prepareDemoFiles(files: DemoFiles, opts: { force: boolean; now: Date }): string[] {
-  const present = [files.warehouse, files.wal, files.budgetDir, files.landingDir, files.readPath, files.lock].filter((p) => existsSync(p));
+  const present = [files.warehouse, files.wal, files.budgetDir, files.landingDir, files.readPath, files.lock, files.report].filter((p) => existsSync(p));
   if (present.length && !opts.force && !createdByDemo(files.marker)) {
     throw new UsageError(`${present[0]} was not created by the demo (no ${files.marker}): choose another --warehouse, or pass --force to delete it`);
   }

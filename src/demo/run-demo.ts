@@ -9,6 +9,7 @@ import { defaultSyncConfig } from '../config/sync-config.js';
 import { formatRunLine, formatTable } from '../cli/format.js';
 import { sqlFile } from '../load/sql-files.js';
 import { openReader } from '../publish/open-reader.js';
+import { writeReport } from '../report/write-report.js';
 import { runSync } from '../run/sync.js';
 import { DEMO_API_KEY, DEMO_PROJECT_ID, defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
 import { demoFiles, prepareDemoFiles } from './demo-files.js';
@@ -59,6 +60,8 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       say('\ntop unanswered questions: the documentation gaps (view top_unanswered_questions)');
       say(formatTable(await q('demo/top-unanswered.sql')));
       say(`\nwarehouse: ${wh.path}\nquery it: duckdb ${opts.warehouse} "SELECT * FROM category_breakdown"`);
+      const report = await writeReport(wh.conn, files.report, { sinceMs: 30 * 86_400_000, now: clock.now(), generator: 'docs-etl demo' });
+      say(`report (last 30 days, open it in a browser): ${report.path}`);
     } finally {
       wh.close();
     }

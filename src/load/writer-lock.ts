@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
+import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
 
 interface LockInfo {
@@ -62,6 +63,18 @@ export function acquireWriterLock(warehouse: string, command: string, now: Date)
     };
   }
   throw new FatalError(`cannot take the writer lock ${path}: it keeps coming back; remove it if no docs-etl process runs`);
+}
+
+/** The writer lock, waiting up to `waitMs` while another docs-etl process holds it (polling the lock file). */
+export async function waitForWriterLock(warehouse: string, command: string, clock: Clock, waitMs: number): Promise<WriterLock> {
+  for (let waited = 0; ; waited += 500) {
+    try {
+      return acquireWriterLock(warehouse, command, clock.now());
+    } catch (err) {
+      if (waited >= waitMs || !writerLockHolder(warehouse)) throw err;
+      await clock.sleep(500);
+    }
+  }
 }
 
 /** Who holds a warehouse's writer lock, if anyone alive does (for status and doctor). */

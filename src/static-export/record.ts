@@ -1,10 +1,14 @@
 // Warehouse writes of the static export. The warehouse is opened for each write and closed right
-// after, so a long poll does not hold DuckDB's single-writer lock away from `sync`.
+// after, so a long poll does not hold DuckDB's single-writer lock away from `sync`. Each write takes
+// docs-etl's writer lock (waiting for a running sync to finish), and the finished export publishes
+// the read snapshot, so readers (the report, BI tools) see the new page inventory at once.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../core/clock.js';
 import type { StaticExportJob } from '../contracts/static-export.js';
 import { openWarehouse, inTransaction } from '../load/warehouse.js';
 import { sqlFile } from '../load/sql-files.js';
+import { waitForWriterLock } from '../load/writer-lock.js';
+import { defaultReadPath, publishSnapshot } from '../publish/snapshot.js';
 import type { ArchivePage } from './archive.js';
 
 export interface JobContext {
@@ -40,16 +44,28 @@ export interface Recorder {
 /** Runs `fn` with a connection to a migrated warehouse. */
 export type ConnectionProvider = <T>(fn: (conn: DuckDBConnection) => Promise<T>) => Promise<T>;
 
-/** Opens the warehouse file for each write and closes it right after. */
+/** How long a write waits for a running sync to release the warehouse. */
+const WRITER_WAIT_MS = 15 * 60_000;
+
+/** Opens the warehouse file for each write and closes it right after; the export's last write publishes. */
 export function warehouseRecorder(warehousePath: string, clock: Clock): Recorder {
-  return recorderOn(async (fn) => {
-    const wh = await openWarehouse(warehousePath);
+  const withWarehouse = (publish: boolean): ConnectionProvider => async (fn) => {
+    const lock = await waitForWriterLock(warehousePath, 'docs-etl static-export', clock, WRITER_WAIT_MS);
     try {
-      return await fn(wh.conn);
+      const wh = await openWarehouse(warehousePath);
+      try {
+        const out = await fn(wh.conn);
+        if (publish) await publishSnapshot(wh.conn, wh.path, defaultReadPath(wh.path));
+        return out;
+      } finally {
+        wh.close();
+      }
     } finally {
-      wh.close();
+      lock.release();
     }
-  }, clock);
+  };
+  const plain = recorderOn(withWarehouse(false), clock);
+  return { ...plain, recordExport: recorderOn(withWarehouse(true), clock).recordExport };
 }
 
 /** For a process that already holds the warehouse open (e.g. the scheduler): writes on its connection. */

@@ -13,9 +13,10 @@ import { rebuildCommand } from './rebuild.js';
 import { resetCommand } from './reset.js';
 import { doctorCommand } from './doctor.js';
 import { initCommand } from './init.js';
+import { reportCommand } from './report.js';
 
 export type CommandFactory = (ctx: CliContext, setExitCode: (code: number) => void) => Command;
 
 export const COMMANDS: CommandFactory[] = [
-  syncCommand, statusCommand, queryCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand, doctorCommand, initCommand,
+  syncCommand, statusCommand, queryCommand, reportCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand, doctorCommand, initCommand,
 ];

@@ -8,6 +8,7 @@ import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { exportLake } from '../../export/export-lake.js';
 import { formatExportSummary } from '../../export/export-summary.js';
 import { openReader } from '../../publish/open-reader.js';
+import { checkReportPath, reportSummary, writeReport } from '../../report/write-report.js';
 import { runSync } from '../../run/sync.js';
 import { runStaticExport } from '../../static-export/run.js';
 import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-export.js';
@@ -23,6 +24,7 @@ interface ScheduleFlags extends SyncFlags {
   timezone?: string;
   runNow?: boolean;
   lake?: string;
+  report?: string;
   staticExportCron?: string;
   staticExportDomain?: string;
   staticExportValues?: string;
@@ -36,6 +38,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
     .option('--run-now', 'also run once at start')
     .option('--lake <dir>', 'after each sync, export the Parquet lake (incremental) into DIR')
+    .option('--report <file>', 'after each sync, rewrite this HTML report (last 30 days, every project; atomically)')
     .option('--static-export-cron <expr>', 'also run a static export on this cron (needs --static-export-domain)')
     .option('--static-export-domain <host>', 'domain of the scheduled static export')
     .option('--static-export-values <file>', 'Helm values file refreshed by each scheduled static export')
@@ -44,6 +47,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .action(async (flags: ScheduleFlags) => {
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
       checkCron(cron);
+      if (flags.report !== undefined) checkReportPath(flags.report, '--report');
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
       else warnOnLocalZone(ctx.logger);
       const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
@@ -65,6 +69,16 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             try {
               const summary = await exportLake({ conn: wh.conn, logger: ctx.logger, clock: systemClock, signal }, { outDir: flags.lake });
               notes.push(formatExportSummary(summary));
+            } finally {
+              wh.close();
+            }
+          }
+          // So does the report, replaced atomically: readers of the old file never see half a page.
+          if (flags.report && r.exitCode !== 1 && !signal.aborted) {
+            const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
+            try {
+              const written = await writeReport(wh.conn, flags.report, { sinceMs: 30 * 86_400_000, now: systemClock.now(), generator: 'docs-etl schedule' });
+              ctx.stdout.write(`${new Date().toISOString()} ${reportSummary(written)}\n`);
             } finally {
               wh.close();
             }
