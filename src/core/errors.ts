@@ -11,6 +11,20 @@ export class FatalError extends Error {
   }
 }
 
+/**
+ * A request did not complete (connect, headers and the whole body) within its total deadline. Not
+ * retried: a server that trickles would hold every attempt to the deadline. The run stops at its
+ * checkpoint; the next run continues.
+ */
+export class RequestDeadlineError extends FatalError {
+  override name = 'RequestDeadlineError';
+}
+
+/** A response body larger than its cap: not retried (the server would send it again). */
+export class ResponseTooLargeError extends FatalError {
+  override name = 'ResponseTooLargeError';
+}
+
 /** Try again after backoff: 429, 5xx, resets, timeouts, truncated bodies. */
 export class RetriableError extends Error {
   override name = 'RetriableError';
