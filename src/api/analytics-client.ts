@@ -5,6 +5,8 @@ import { analyticsErrorSchema, conversationsPageSchema, type ConversationsPage }
 import type { Clock } from '../core/clock.js';
 import { CursorRejectedError, FatalError, RetriableError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { scrub } from '../core/secrets.js';
+import { serverText } from '../core/server-text.js';
 import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
@@ -21,7 +23,10 @@ export interface AnalyticsClientDeps {
   clock: Clock;
   logger: Logger;
   retry?: RetryPolicy;
+  /** Total deadline of one request (--request-timeout). */
   timeoutMs?: number;
+  /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES). */
+  maxBodyBytes?: number;
   dispatcher?: Dispatcher;
 }
 
@@ -77,9 +82,12 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
           res = await httpText(url.href, {
             headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json' },
             timeoutMs: deps.timeoutMs,
+            maxBodyBytes: deps.maxBodyBytes,
+            capName: 'DOCS_ETL_MAX_PAGE_BYTES',
             dispatcher: deps.dispatcher,
-            // No abort signal here: a request that left is paid for in budget, so a stop request
-            // lets it finish and commit; stops take effect in budget waits and between pages.
+            // A stop request does not cancel at once: a request that left is paid for in budget,
+            // so it may finish and commit within a grace period; the deadline bounds it anyway.
+            stopSignal: signal,
           });
         } finally {
           await slot.release();
@@ -87,19 +95,23 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         return res;
       };
       const parse = (res: HttpResponse): FetchedPage => {
-        throwIfRetriable(res, deps.clock.now());
-        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, Boolean(q.cursor));
+        throwIfRetriable(res, deps.clock.now(), [deps.apiKey]);
+        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, Boolean(q.cursor), deps.apiKey);
+        // A server that echoes the key into the data must not get it stored (landing, warehouse, lake).
+        const body = res.text.includes(deps.apiKey) ? scrub(res.text, [deps.apiKey]) : res.text;
+        if (body !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
         let json: unknown;
         try {
-          json = JSON.parse(res.text);
+          json = JSON.parse(body);
         } catch {
-          throw new RetriableError(`unreadable response body (${res.text.length} bytes, truncated or not JSON)`, 200);
+          throw new RetriableError(`unreadable response body (${body.length} bytes, truncated or not JSON)`, 200);
         }
         const parsed = conversationsPageSchema.safeParse(json);
         if (!parsed.success) {
-          throw new RetriableError(`response does not match the list contract: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 200);
+          const why = serverText(parsed.error.issues[0]?.message ?? 'invalid', [deps.apiKey]);
+          throw new RetriableError(`response does not match the list contract: ${why}`, 200);
         }
-        return { page: parsed.data, body: res.text, requests };
+        return { page: parsed.data, body, requests };
       };
       return withRetries(once, {
         policy: retry,
@@ -117,10 +129,12 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
   };
 }
 
-function statusError(res: HttpResponse, projectId: string, keySource: string, hadCursor: boolean): Error {
+function statusError(res: HttpResponse, projectId: string, keySource: string, hadCursor: boolean, apiKey: string): Error {
   const body = analyticsErrorSchema.safeParse(safeJson(res.text));
-  const apiMsg = body.success ? body.data.error : res.text.slice(0, 200);
-  const details = body.success && body.data.details?.length ? `: ${body.data.details.map((d) => d.message).join('; ')}` : '';
+  // Server text: the key scrubbed, escape sequences stripped, one line, bounded.
+  const apiMsg = serverText(body.success ? body.data.error : res.text, [apiKey], 200) || '(empty body)';
+  const details = body.success && body.data.details?.length
+    ? `: ${serverText(body.data.details.slice(0, 5).map((d) => d.message).join('; '), [apiKey])}` : '';
   switch (res.status) {
     case 400:
       if (hadCursor) return new CursorRejectedError(`the API rejected the stored cursor (400): ${apiMsg}${details}`);
