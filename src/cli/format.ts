@@ -1,6 +1,7 @@
 // Human summaries for stdout (logs are JSON on stderr).
 import stringWidth from 'string-width';
 import type { ProjectRunSummary } from '../run/sync-project.js';
+import { serverText } from '../core/server-text.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -8,7 +9,8 @@ export function formatRunLine(r: ProjectRunSummary): string {
   const w = r.windows.at(-1);
   const window = w ? `${w.from?.toISOString() ?? 'beginning'} → ${w.to.toISOString()}` : 'no window';
   const head = `${r.projectId}: ${r.status} | ${window} | ${n(r.pages)} pages, ${n(r.requests)} requests, ${n(r.upserted)} turns upserted, ${n(r.quarantined)} quarantined`;
-  return r.error ? `${head} | ${r.error}` : head;
+  // The error may quote a server: one line, no escape sequences, whatever the run stored.
+  return r.error ? `${head} | ${serverText(r.error, [], 2000)}` : head;
 }
 
 /** A plain text table (for views and status). */

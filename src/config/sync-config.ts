@@ -8,7 +8,9 @@ import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.
 import { UsageError, messageOf } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
 import { parseDateValue } from '../core/dates.js';
-import { keyFingerprint } from '../core/secrets.js';
+import { keyFingerprint, keyFixWarning, normalizeApiKey } from '../core/secrets.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
+import { parseRequestTimeout } from './request-limits.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -27,6 +29,10 @@ export interface SyncConfig {
   maxWaitMs: number;
   budgetDir: string;
   projects: ProjectConfig[];
+  /** Total deadline of one API request (--request-timeout, config requestTimeout); default 60s. */
+  requestTimeoutMs?: number;
+  /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES, hidden); default 64 MiB. */
+  maxPageBytes?: number;
 }
 
 export interface SyncFlags {
@@ -36,6 +42,7 @@ export interface SyncFlags {
   from?: Date;
   rateLimit?: RateLimit;
   maxWait?: number;
+  requestTimeout?: number;
   config?: string;
 }
 
@@ -59,6 +66,7 @@ export const configFileSchema = z.strictObject({
   lookback: parsed((v) => parseDuration(v, 'lookback')).optional(),
   rateLimit: parsed(parseRateLimit).optional(),
   maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
+  requestTimeout: parsed(parseRequestTimeout).optional(),
   budgetDir: z.string().min(1).optional(),
   projects: z.array(z.strictObject({
     id: z.string().min(1),
@@ -98,7 +106,8 @@ export function loadConfigFile(path: string): ConfigFile {
   return r.data;
 }
 
-export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): SyncConfig {
+/** `onWarning` hears of keys that were normalized (the warning never shows the key). */
+export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, onWarning: (message: string) => void = () => {}): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
   if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');
   const warehouse = warehousePath(flags.warehouse, env, file?.warehouse);
@@ -112,7 +121,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
       .map((p, i) => {
         const key = env[p.apiKeyEnv];
         if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
-        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDateValue(p.from) : null));
+        return project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, flags.from ?? (p.from ? parseDateValue(p.from) : null), onWarning);
       });
     if (!projects.length) throw new UsageError(`project "${flags.project}" is not in config file ${flags.config}`);
   } else {
@@ -120,7 +129,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
     if (!id) throw new UsageError('no project: set DOCS_PROJECT_ID, pass --project ID, or list projects in --config FILE');
     const key = env.DOCS_API_KEY;
     if (!key) throw new UsageError('no API key: set DOCS_API_KEY to the organization\'s admin key (never pass it as a flag)');
-    projects = [project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null)];
+    projects = [project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null, onWarning)];
   }
   return {
     warehouse,
@@ -131,12 +140,25 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv): Syn
     // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
     budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? join(dirname(warehouse), 'budget'),
     projects,
+    requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? DEFAULT_TIMEOUT_MS,
+    maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? DEFAULT_MAX_BODY_BYTES,
   };
 }
 
-function project(projectId: string, apiKey: string, keySource: string, baseUrl: string, backfillFrom: Date | null): ProjectConfig {
-  if (!apiKey.trim()) throw new UsageError(`${keySource} is empty`);
+function project(
+  projectId: string, rawKey: string, keySource: string, baseUrl: string, backfillFrom: Date | null, onWarning: (m: string) => void,
+): ProjectConfig {
+  const { key: apiKey, fixes } = normalizeApiKey(rawKey, keySource);
+  if (fixes.length) onWarning(keyFixWarning(keySource, fixes));
   return { projectId, apiKey, keySource, baseUrl, organization: keyFingerprint(apiKey), backfillFrom };
+}
+
+/** A byte count from a (hidden, test-oriented) environment variable; undefined when unset. */
+function byteCap(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${name} must be a positive number of bytes, got "${v}"`);
+  return n;
 }
 
 function checkUrl(v: string, name: string): void {

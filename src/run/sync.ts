@@ -41,13 +41,14 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           const budget = createBudget({
             log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
               deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
-            rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
+            rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs, requestTimeoutMs: cfg.requestTimeoutMs,
             onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
           });
           const runs: ProjectRunSummary[] = [];
           for (const p of projects) {
             const client = createAnalyticsClient({
               baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
+              timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: cfg.maxPageBytes,
             });
             for (const pipeline of pipelines) {
               const run = await syncProject(

@@ -41,7 +41,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
       checkCron(cron);
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
-      const cfg = resolveSyncConfig(flags, ctx.env);
+      const cfg = resolveSyncConfig(flags, ctx.env, (m) => ctx.logger.warn(m));
       const jobs: ScheduledJob[] = [{
         name: 'sync',
         cron,
@@ -74,7 +74,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             try {
               const r = await runStaticExport(
                 { domain: flags.staticExportDomain, outDir: flags.staticExportOut, warehousePath: cfg.warehouse, valuesFile: flags.staticExportValues,
-                  timeoutMs: 60 * 60_000, pollIntervalMs: 5_000, keep: 5 },
+                  timeoutMs: 60 * 60_000, pollIntervalMs: 5_000, keep: 5, requestTimeoutMs: cfg.requestTimeoutMs },
                 { baseUrl: project.baseUrl, apiKey: project.apiKey, clock: systemClock, logger: ctx.logger, signal },
               );
               ctx.stdout.write(staticExportSummary(r));
