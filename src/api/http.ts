@@ -63,6 +63,10 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
 
   const failed = (err: unknown, what: string, status?: number): Error => {
     if (err instanceof ResponseTooLargeError) return err;
+    // After a stop request, a request ended by its deadline is a stop too: the run was asked to end.
+    if (ended === 'deadline' && opts.stopSignal?.aborted) {
+      return new StoppedError(`stopped: the request in flight did not finish within its deadline of ${formatDuration(deadlineMs)}`);
+    }
     if (ended === 'deadline') {
       return new RequestDeadlineError(`no complete response within the request deadline of ${formatDuration(deadlineMs)} (connect, headers and body)`, status);
     }

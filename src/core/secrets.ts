@@ -22,11 +22,11 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Presigned URLs are logged without their query string (it carries the signature). */
+/** Presigned URLs are logged without their query string (it carries the signature) or credentials. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.origin}${u.pathname}${u.search ? '?[redacted]' : ''}`;
+    return `${u.protocol}//${u.host}${u.pathname}${u.search ? '?[redacted]' : ''}`;
   } catch {
     return '[unparseable url]';
   }

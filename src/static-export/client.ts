@@ -102,12 +102,12 @@ export function createStaticExportApi(opts: ApiClientOptions): StaticExportApi {
 
   return {
     startJob: (body) => call('POST', '/v1/static-export/jobs', body, (x) => {
-      if (x.status === 200 || x.status === 202) return parse(staticExportJobSchema, x, 'start job', secrets);
+      if (x.status === 200 || x.status === 202) return cleanJob(parse(staticExportJobSchema, x, 'start job', secrets), secrets);
       if (x.status === 400) throw new FatalError(`the API rejected the export request (400): ${apiMessage(x, secrets)}`, 400);
       return undefined;
     }, 'if the failed attempt reached the API, it may have started a job that will finish unused'),
     getJob: (jobId) => call('GET', `/v1/static-export/jobs/${encodeURIComponent(jobId)}`, undefined, (x) => {
-      if (x.status === 200) return sameJob(jobId, parse(staticExportJobSchema, x, 'job status', secrets), 'job status');
+      if (x.status === 200) return sameJob(jobId, cleanJob(parse(staticExportJobSchema, x, 'job status', secrets), secrets), 'job status');
       if (x.status === 404) throw unknownJob(jobId);
       return undefined;
     }),
@@ -123,6 +123,11 @@ export function createStaticExportApi(opts: ApiClientOptions): StaticExportApi {
 /** Accepts the base with or without a trailing slash or `/v1` (the OpenAPI server URL includes it). */
 export function normalizeBaseUrl(url: string): string {
   return url.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** A job's `error` is server text that is printed and stored: sanitized on the way in. */
+function cleanJob(job: StaticExportJob, secrets: readonly string[]): StaticExportJob {
+  return typeof job.error === 'string' ? { ...job, error: serverText(job.error, secrets, 1000) } : job;
 }
 
 /** Failures name the call they happened in. */

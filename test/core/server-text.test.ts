@@ -12,6 +12,7 @@ describe('serverText', () => {
       `\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 ${encodeURIComponent(KEY)} \u202eevil\u0000 ${JSON.stringify(`${KEY}`)}`;
     const out = serverText(body, [KEY]);
     expect(out).toBe('ERROR bad header: Bearer [redacted] {"level":50,"msg":"forged"} click [redacted] evil "[redacted]"');
+    // eslint-disable-next-line no-control-regex -- no control character may remain
     expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
   });
 

@@ -46,6 +46,7 @@ describe('readArchive', () => {
     expect(err).toBeInstanceOf(UnsafeArchiveError);
     expect((err as Error).message).toMatch(/^the bundle is refused: /);
     expect((err as Error).message).toMatch(message);
+    // eslint-disable-next-line no-control-regex -- no control character may remain
     expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
   });
 
