@@ -99,7 +99,9 @@ export async function readArchive(file: string, limits?: ArchiveLimits): Promise
     const path = FILE_TYPES.has(entry.type) ? pagePathOfEntry(entry.path) : null;
     if (entry.path.replace(/^\.\//, '') === 'sitemap.xml') hasSitemap = true;
     if (path === null) return void entry.resume();
-    pending.push(readTitle(entry).then((title) => void pages.set(path, { path, title, bytes: entry.size ?? 0 })));
+    const read = readTitle(entry).then((title) => void pages.set(path, { path, title, bytes: entry.size ?? 0 }));
+    read.catch(() => {}); // awaited below; an entry failing after a refusal is not an unhandled rejection
+    pending.push(read);
   });
 
   let expanded = 0;
