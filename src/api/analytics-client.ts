@@ -1,12 +1,14 @@
-// GET requests to the analytics endpoints (/v1/analytics/{projectId}/…): budgeted, retried, and
-// every failure named by what the runner does with it. Paging is the extractor's business; this
-// returns one response's body as received and parsed. The key travels only in the Authorization
-// header.
+// GET requests to the analytics endpoints (/v1/analytics/{projectId}/…): budgeted, bounded (a total
+// deadline and a body cap per request), retried, and every failure named by what the runner does
+// with it. Paging is the extractor's business; this returns one response's body as received (the
+// key scrubbed if a server echoed it) and parsed. The key travels only in the Authorization header.
 import type { Dispatcher } from 'undici';
 import { analyticsErrorSchema } from '../contracts/analytics.js';
 import type { Clock } from '../core/clock.js';
-import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError, TimeoutError } from '../core/errors.js';
+import { CursorRejectedError, FatalError, RequestDeadlineError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { scrub } from '../core/secrets.js';
+import { serverText } from '../core/server-text.js';
 import { USER_AGENT } from '../core/version.js';
 import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
@@ -15,7 +17,7 @@ import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 export const DEFAULT_BASE_URL = 'https://api.mintlify.com';
 export const PAGE_LIMIT = 1000;
 
-/** A 504 or a timeout means "this window is too large" more often than "try again": give up early. */
+/** A 504 means "this window is too large" more often than "try again": give up early. */
 const WINDOW_FAILURE_ATTEMPTS = 2;
 
 export interface AnalyticsClientDeps {
@@ -27,14 +29,17 @@ export interface AnalyticsClientDeps {
   clock: Clock;
   logger: Logger;
   retry?: RetryPolicy;
+  /** Total deadline of one request (--request-timeout). */
   timeoutMs?: number;
+  /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES). */
+  maxBodyBytes?: number;
   dispatcher?: Dispatcher;
 }
 
 export interface FetchedJson {
   /** The parsed body. */
   json: unknown;
-  /** The body as received (landed verbatim). */
+  /** The body as received (landed verbatim, the key scrubbed if a server echoed it). */
   body: string;
   /** Requests this response cost (retries and 429s included). */
   requests: number;
@@ -50,13 +55,14 @@ export interface AnalyticsClient {
 
 export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClient {
   const retry = deps.retry ?? DEFAULT_RETRY;
+  const secrets = [deps.apiKey];
   return {
     async get(endpoint, projectId, params, o = {}) {
       const url = new URL(endpoint.replace('{projectId}', encodeURIComponent(projectId)), deps.baseUrl);
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
       const hadCursor = 'cursor' in params;
       let requests = 0;
-      let windowFailures = 0;
+      let gatewayTimeouts = 0;
       const send = async (): Promise<HttpResponse> => {
         const slot = await deps.budget.acquire(o.signal);
         requests++;
@@ -65,43 +71,53 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
           return await httpText(url.href, {
             headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
             timeoutMs: deps.timeoutMs,
+            maxBodyBytes: deps.maxBodyBytes,
+            capName: 'DOCS_ETL_MAX_PAGE_BYTES',
             dispatcher: deps.dispatcher,
-            // No abort signal here: a request that left is paid for in budget, so a stop request
-            // lets it finish and land; stops take effect in budget waits and between pages.
+            // A stop request does not cancel at once: a request that left is paid for in budget,
+            // so it may finish and land within a grace period; the deadline bounds it anyway.
+            stopSignal: o.signal,
           });
+        } catch (err) {
+          // No response at all within the deadline: for a window read, the sign of a window too
+          // large for the API (the caller bisects). A body that started and then stalled is not
+          // that: it stays fatal.
+          if (err instanceof RequestDeadlineError && err.status === undefined) {
+            throw new RetriesExhaustedError(`the API did not answer within the request deadline: ${err.message}`, undefined, true);
+          }
+          throw err;
         } finally {
           await slot.release();
         }
       };
       const once = async (): Promise<FetchedJson> => {
         for (;;) {
-          let res: HttpResponse;
-          try {
-            res = await send();
-            if (res.status === 429) {
-              // Not a failure: the server's window is full. Everyone of this organization waits
-              // (budget.acquire stops the run cleanly if that wait is longer than --max-wait).
-              const wait = retryAfterMs(res.headers, deps.clock.now()) ?? 60_000;
-              deps.logger.warn({ projectId, waitMs: wait }, 'rate limited (429), waiting for the window');
-              await deps.budget.block(deps.clock.now().getTime() + wait);
-              continue;
-            }
-            throwIfRetriable(res, deps.clock.now());
-          } catch (err) {
-            if ((err instanceof TimeoutError || (err instanceof RetriableError && err.status === 504)) && ++windowFailures >= WINDOW_FAILURE_ATTEMPTS) {
-              throw new RetriesExhaustedError(`the API timed out ${windowFailures} times: ${err.message}`, err.status, true);
-            }
-            throw err;
+          const res = await send();
+          if (res.status === 429) {
+            // Not a failure: the server's window is full. Everyone of this organization waits
+            // (the budget clamps the wait to its window; acquire stops the run cleanly if that
+            // is longer than --max-wait).
+            const wait = retryAfterMs(res.headers, deps.clock.now()) ?? 60_000;
+            deps.logger.warn({ projectId, waitMs: wait }, 'rate limited (429), waiting for the window');
+            await deps.budget.block(deps.clock.now().getTime() + wait);
+            continue;
+          }
+          if (res.status === 504 && ++gatewayTimeouts >= WINDOW_FAILURE_ATTEMPTS) {
+            throw new RetriesExhaustedError(`the API timed out (504) ${gatewayTimeouts} times: ${serverText(res.text, secrets, 120)}`, 504, true);
           }
           return parse(res);
         }
       };
       const parse = (res: HttpResponse): FetchedJson => {
-        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, hadCursor);
+        throwIfRetriable(res, deps.clock.now(), secrets);
+        if (res.status !== 200) throw statusError(res, projectId, deps.keySource, hadCursor, deps.apiKey);
+        // A server that echoes the key into the data must not get it stored (landing, warehouse, lake).
+        const body = res.text.includes(deps.apiKey) ? scrub(res.text, secrets) : res.text;
+        if (body !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
         try {
-          return { json: JSON.parse(res.text) as unknown, body: res.text, requests };
+          return { json: JSON.parse(body) as unknown, body, requests };
         } catch {
-          throw new RetriableError(`unreadable response body (${res.text.length} bytes, truncated or not JSON)`, 200);
+          throw new RetriableError(`unreadable response body (${body.length} bytes, truncated or not JSON)`, 200);
         }
       };
       return withRetries(once, {
@@ -120,10 +136,12 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
   };
 }
 
-function statusError(res: HttpResponse, projectId: string, keySource: string, hadCursor: boolean): Error {
+function statusError(res: HttpResponse, projectId: string, keySource: string, hadCursor: boolean, apiKey: string): Error {
   const body = analyticsErrorSchema.safeParse(safeJson(res.text));
-  const apiMsg = body.success ? body.data.error : res.text.slice(0, 200);
-  const details = body.success && body.data.details?.length ? `: ${body.data.details.map((d) => d.message).join('; ')}` : '';
+  // Server text: the key scrubbed, escape sequences stripped, one line, bounded.
+  const apiMsg = serverText(body.success ? body.data.error : res.text, [apiKey], 200) || '(empty body)';
+  const details = body.success && body.data.details?.length
+    ? `: ${serverText(body.data.details.slice(0, 5).map((d) => d.message).join('; '), [apiKey])}` : '';
   switch (res.status) {
     case 400:
       if (hadCursor) return new CursorRejectedError(`the API rejected the stored cursor (400): ${apiMsg}${details}`);

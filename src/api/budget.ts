@@ -2,16 +2,24 @@
 // before each request and closed when its response ends. A slot counts against the window until
 // `end + window` (in-flight slots count as ending now), so the server, which counts arrivals
 // (always before `end`), never sees more than `limit` requests in any window, whatever the latency.
+// Every wait is bounded: a 429's block lasts at least MIN_RETRY_AFTER_MS and at most one window
+// (also when read back from a log an older version wrote), and an in-flight slot whose request's
+// deadline has passed is closed, whoever left it.
+import { join } from 'node:path';
 import Bottleneck from 'bottleneck';
 import { ulid } from 'ulid';
 import type { Clock } from '../core/clock.js';
 import type { RateLimit } from '../core/duration.js';
 import { formatDuration } from '../core/duration.js';
 import { BudgetExhaustedError, StoppedError } from '../core/errors.js';
-import { pidAlive, type LogEntry, type LogState, type RequestLog } from './request-log.js';
+import { DEFAULT_TIMEOUT_MS, MIN_RETRY_AFTER_MS } from './http.js';
+import { INSTANCE, ownerAlive } from '../core/instance.js';
+import { readLogFile, type LogEntry, type LogState, type RequestLog } from './request-log.js';
 
 /** Clock granularity and scheduling slack between processes. */
 const MARGIN_MS = 50;
+/** Slack after a request's deadline before its open slot counts as abandoned (release, lock waits). */
+const SLOT_EXPIRY_MARGIN_MS = 30_000;
 
 export interface Slot {
   release(): Promise<void>;
@@ -40,19 +48,22 @@ export interface BudgetDeps {
   clock: Clock;
   maxWaitMs: number;
   onWait?: (ms: number) => void;
+  /** The request deadline (--request-timeout): an open slot older than it plus a margin is abandoned. */
+  requestTimeoutMs?: number;
 }
 
 export function createBudget(deps: BudgetDeps): RequestBudget {
   const { log, rate, clock } = deps;
   // In-process pacing: one acquisition at a time per organization, in arrival order.
   const limiter = new Bottleneck({ maxConcurrent: 1 });
+  const slotTtl = (deps.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS) + SLOT_EXPIRY_MARGIN_MS;
 
   const tryTake = (now: number) =>
     log.update((state) => {
       prune(state, now, rate.windowMs);
       const live = state.entries;
       if (state.blockedUntil <= now && live.length < rate.limit) {
-        const entry: LogEntry = { id: ulid(now), start: now, end: null, pid: process.pid };
+        const entry: LogEntry = { id: ulid(now), start: now, end: null, pid: process.pid, instance: INSTANCE, expires: now + slotTtl };
         live.push(entry);
         return { entry, waitMs: 0 };
       }
@@ -92,7 +103,9 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
     acquire: (signal) => limiter.schedule(() => acquireOnce(signal)),
     block: (until) =>
       log.update((state) => {
-        state.blockedUntil = Math.max(state.blockedUntil, until);
+        const now = clock.now().getTime();
+        prune(state, now, rate.windowMs);
+        state.blockedUntil = Math.max(state.blockedUntil, boundBlock(until, now, rate.windowMs));
       }),
     available: (withinMs) => {
       const state = log.readUnlocked();
@@ -116,13 +129,40 @@ function endOf(e: LogEntry, now: number): number {
   return e.end ?? now;
 }
 
+/** Default in-flight lifetime of slots written by older versions (no `expires`). */
+const LEGACY_SLOT_TTL_MS = DEFAULT_TIMEOUT_MS + SLOT_EXPIRY_MARGIN_MS;
+
 /**
- * Drops slots that no longer count. A slot left open by a process that died (SIGKILL) is closed
- * at the moment its death is first seen: its request reached the server before then, if at all.
+ * Drops slots that no longer count. An open slot is closed when its request's deadline has passed
+ * (at that deadline: the request reached the server before it, if at all), or when its process is
+ * seen dead (at that moment). A block longer than one window is cut to one window from now.
  */
 function prune(state: LogState, now: number, windowMs: number): void {
-  for (const e of state.entries) if (e.end === null && !pidAlive(e.pid)) e.end = now;
+  for (const e of state.entries) {
+    if (e.end !== null) continue;
+    const expires = e.expires ?? e.start + LEGACY_SLOT_TTL_MS;
+    if (expires <= now) e.end = Math.max(e.start, expires);
+    else if (!ownerAlive(e)) e.end = now;
+  }
   state.entries = state.entries.filter((e) => endOf(e, now) + windowMs + MARGIN_MS > now);
+  state.blockedUntil = Math.min(state.blockedUntil, now + windowMs);
+}
+
+/** A 429's `until` within [now + MIN_RETRY_AFTER_MS, now + window]: never 0, never years. */
+export function boundBlock(until: number, now: number, windowMs: number): number {
+  const atLeast = Math.max(Number.isNaN(until) ? 0 : until, now + MIN_RETRY_AFTER_MS);
+  return Math.min(atLeast, now + windowMs);
+}
+
+/**
+ * The block a 429 left on an organization's budget, if one holds now (for `status` and
+ * `status --check`); null otherwise. Read-only: creates nothing. A block longer than one window
+ * (written by an older version) is reported as ending one window from now.
+ */
+export function currentBlock(budgetDir: string, organization: string, clock: Clock, windowMs = 3_600_000): Date | null {
+  const { blockedUntil } = readLogFile(join(budgetDir, `${organization}.json`));
+  const now = clock.now().getTime();
+  return blockedUntil > now ? new Date(Math.min(blockedUntil, now + windowMs)) : null;
 }
 
 /** The time at which the (k+1)-th earliest-expiring slot frees, i.e. when one more request may go. */

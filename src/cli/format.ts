@@ -3,6 +3,7 @@
 import stringWidth from 'string-width';
 import type { ProjectRunSummary } from '../run/summary.js';
 import { PURPOSES } from '../core/window.js';
+import { serverText } from '../core/server-text.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -11,7 +12,8 @@ export function formatRunLine(r: ProjectRunSummary): string {
     .filter(([, k]) => k > 0).map(([p, k]) => `${k} ${p}`).join(', ') || 'nothing due';
   const deferred = r.deferred ? ` (${r.deferred} deferred)` : '';
   const head = `${r.projectId}/${r.pipeline}: ${r.status} | windows: ${windows}${deferred} | ${n(r.pages)} pages, ${n(r.requests)} requests, ${n(r.upserted)} rows merged, ${n(r.quarantined)} quarantined`;
-  return r.error ? `${head} | ${r.error}` : head;
+  // The error may quote a server: one line, no escape sequences, whatever the run stored.
+  return r.error ? `${head} | ${serverText(r.error, [], 2000)}` : head;
 }
 
 /** An instant as ISO 8601 in UTC; a DuckDB timestamp string is read first. Empty for null. */

@@ -5,7 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { createLogger } from '../core/logger.js';
 import { EXIT, exitCodeFor, messageOf, UsageError } from '../core/errors.js';
-import { scrub } from '../core/secrets.js';
+import { scrub, secretsOf } from '../core/secrets.js';
+import { serverText } from '../core/server-text.js';
 import type { CliContext } from './context.js';
 import { COMMANDS } from './commands/index.js';
 import { acceptConfigFile, logLevelOf, showDurationDefaults } from './grammar.js';
@@ -40,7 +41,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     stdout, stderr, env, signal: controller.signal,
     logger: createLogger({ level, destination: stderr === process.stderr ? undefined : stderr }),
   };
-  const secrets = Object.entries(env).filter(([k, v]) => /KEY|TOKEN|SECRET/i.test(k) && v).map(([, v]) => v!);
+  const secrets = secretsOf(env);
 
   let code: number = EXIT.ok;
   const program = new Command('docs-etl')
@@ -80,7 +81,8 @@ function report(err: unknown, stderr: NodeJS.WritableStream, secrets: string[]):
   }
   const code = exitCodeFor(err);
   const prefix = err instanceof UsageError ? 'docs-etl: ' : 'docs-etl: error: ';
-  stderr.write(`${prefix}${scrub(messageOf(err), secrets)}\n`);
+  // One line, whatever the error quotes (a server's text, a path): no key, no escape sequences.
+  stderr.write(`${prefix}${serverText(messageOf(err), secrets, 2000)}\n`);
   if (code === EXIT.failed && process.env.DOCS_ETL_DEBUG && err instanceof Error && err.stack) {
     stderr.write(`${scrub(err.stack, secrets)}\n`);
   }

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseDateValue } from '../core/dates.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { parseRequestTimeout } from '../config/request-limits.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v) => {
@@ -17,6 +18,7 @@ function wrap<T>(fn: (v: string) => T): (v: string) => T {
 
 export const durationArg = wrap((v) => parseDuration(v));
 export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
+export const requestTimeoutArg = wrap(parseRequestTimeout);
 
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {

@@ -25,6 +25,9 @@ export function parseKeepRaw(v: string): number | null {
 }
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
+import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
+import { parseRequestTimeout } from './request-limits.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -66,6 +69,10 @@ export interface SyncConfig {
   pipelines: string[] | null;
   /** Deprecation notices for the caller to print once. */
   warnings: string[];
+  /** Total deadline of one API request (--request-timeout, config requestTimeout); default 60s. */
+  requestTimeoutMs: number;
+  /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES, hidden); default 64 MiB. */
+  maxPageBytes: number;
 }
 
 export interface SyncFlags {
@@ -75,6 +82,7 @@ export interface SyncFlags {
   from?: Date;
   rateLimit?: RateLimit;
   maxWait?: number;
+  requestTimeout?: number;
   config?: string;
   maxWindow?: number;
   rereads?: RereadStage[];
@@ -116,6 +124,7 @@ export const configFileSchema = z.strictObject({
   lookback: parsed((v) => parseDuration(v, 'lookback')).optional(),
   rateLimit: parsed(parseRateLimit).optional(),
   maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
+  requestTimeout: parsed(parseRequestTimeout).optional(),
   budgetDir: z.string().min(1).optional(),
   maxWindow: parsed((v) => parseDuration(v, 'maxWindow')).optional(),
   headOverlap: parsed((v) => parseDuration(v, 'headOverlap')).optional(),
@@ -168,8 +177,13 @@ export function loadConfigFile(path: string): ConfigFile {
   return r.data;
 }
 
-/** `now` (the caller's clock) rejects a backfill start in the future. */
-export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, now: Date = new Date()): SyncConfig {
+/**
+ * `now` (the caller's clock) rejects a backfill start in the future; `onWarning` hears of keys that
+ * were normalized (the warning never shows the key).
+ */
+export function resolveSyncConfig(
+  flags: SyncFlags, env: NodeJS.ProcessEnv, now: Date = new Date(), onWarning: (message: string) => void = () => {},
+): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
   if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');
   if (flags.project !== undefined) checkProjectId(flags.project, '--project');
@@ -187,7 +201,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, now:
         if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
         const from = flags.from ?? (p.from ? parseDateValue(p.from) : null);
         if (from && !flags.from) checkNotFuture(from, `config projects[${i}].from`, now);
-        return { ...project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, from), timezone: p.timezone ?? DEFAULT_TIME_ZONE };
+        return { ...project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, from, onWarning), timezone: p.timezone ?? DEFAULT_TIME_ZONE };
       });
     if (!projects.length) {
       throw new UsageError(`project "${flags.project}" is not in config file ${flags.config} (its projects: ${file.projects.map((p) => p.id).join(', ')})`);
@@ -198,7 +212,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, now:
     checkProjectId(id, flags.project !== undefined ? '--project' : 'DOCS_PROJECT_ID');
     const key = env.DOCS_API_KEY;
     if (!key) throw new UsageError('no API key: set DOCS_API_KEY to the organization\'s admin key (never pass it as a flag)');
-    projects = [{ ...project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null), timezone: DEFAULT_TIME_ZONE }];
+    projects = [{ ...project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null, onWarning), timezone: DEFAULT_TIME_ZONE }];
   }
   const lookbackMs = flags.lookback ?? file?.lookback ?? null;
   const warnings = lookbackMs === null ? [] : [
@@ -225,6 +239,8 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv, now:
     rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
     maxWaitMs: flags.maxWait ?? file?.maxWait ?? base.maxWaitMs,
     budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
+    requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
+    maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
   };
 }
 
@@ -267,13 +283,26 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     // Processes of one organization share its budget through this folder; point several
     // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
     budgetDir: join(dirname(warehouse), 'budget'),
+    requestTimeoutMs: DEFAULT_TIMEOUT_MS,
+    maxPageBytes: DEFAULT_MAX_BODY_BYTES,
     ...over,
   };
 }
 
-function project(projectId: string, apiKey: string, keySource: string, baseUrl: string, backfillFrom: Date | null): ProjectConfig {
-  if (!apiKey.trim()) throw new UsageError(`${keySource} is empty`);
+function project(
+  projectId: string, rawKey: string, keySource: string, baseUrl: string, backfillFrom: Date | null, onWarning: (m: string) => void,
+): ProjectConfig {
+  const { key: apiKey, fixes } = normalizeApiKey(rawKey, keySource);
+  if (fixes.length) onWarning(keyFixWarning(keySource, fixes));
   return { projectId, apiKey, keySource, baseUrl, organization: keyFingerprint(apiKey), backfillFrom };
+}
+
+/** A byte count from a (hidden, test-oriented) environment variable; undefined when unset. */
+function byteCap(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${name} must be a positive number of bytes, got "${v}"`);
+  return n;
 }
 
 function checkUrl(v: string, name: string): void {

@@ -11,17 +11,26 @@ export class FatalError extends Error {
   }
 }
 
+/**
+ * A request did not complete (connect, headers and the whole body) within its total deadline. Not
+ * retried: a server that trickles would hold every attempt to the deadline. The run stops at its
+ * checkpoint; the next run continues.
+ */
+export class RequestDeadlineError extends FatalError {
+  override name = 'RequestDeadlineError';
+}
+
+/** A response body larger than its cap: not retried (the server would send it again). */
+export class ResponseTooLargeError extends FatalError {
+  override name = 'ResponseTooLargeError';
+}
+
 /** Try again after backoff: 429, 5xx, resets, timeouts, truncated bodies. */
 export class RetriableError extends Error {
   override name = 'RetriableError';
   constructor(message: string, readonly status?: number, readonly retryAfterMs?: number) {
     super(message);
   }
-}
-
-/** No answer in time (headers or body deadline): retriable, and for a window read a sign of its size. */
-export class TimeoutError extends RetriableError {
-  override name = 'TimeoutError';
 }
 
 /**

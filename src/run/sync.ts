@@ -103,12 +103,15 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       const budget = createBudget({
         log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
           deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
-        rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs,
+        rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs, requestTimeoutMs: cfg.requestTimeoutMs,
         onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
       });
       const streams: OrgStream[] = await loadStreams(reader, zone, projects.flatMap((p) => selected.map((pipeline) => ({
         project: p, pipeline,
-        client: createAnalyticsClient({ baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry }),
+        client: createAnalyticsClient({
+          baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
+          timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: cfg.maxPageBytes,
+        }),
       }))), deps.clock.now());
       const now = deps.clock.now();
       const available = budget.available(cfg.maxWaitMs);

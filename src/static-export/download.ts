@@ -6,19 +6,23 @@
 // must not leave for another host).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { FatalError, StoppedError, messageOf } from '../core/errors.js';
+import { FatalError, RequestDeadlineError, StoppedError, messageOf } from '../core/errors.js';
 import { redactUrl } from '../core/secrets.js';
+import { serverText } from '../core/server-text.js';
+import { formatDuration } from '../core/duration.js';
 import type { BundleResponse } from '../contracts/static-export.js';
-import { readArchive, DamagedArchiveError, type ArchiveContents } from './archive.js';
+import { readArchive, DamagedArchiveError, type ArchiveContents, type ArchiveLimits } from './archive.js';
 import { backoffMs, sleepOrStop, type RetryPolicy } from '../api/retry.js';
-import { networkReason } from './client.js';
+import { DEFAULT_TIMEOUT_MS, clampTimer, formatBytes, networkReason } from '../api/http.js';
+import { MAX_BUNDLE_BYTES, checkBundleLink } from './bundle-url.js';
+import { partName } from './stale-parts.js';
 
 export const BUNDLE_FILE = 'bundle.tar.gz';
 
@@ -41,8 +45,20 @@ export interface DownloadOptions {
   /** A link this close to `expiresAt` is treated as expired; default 5s. */
   expiryMarginMs?: number;
   dispatcher?: Dispatcher;
+  /** --request-timeout: the longest stall, and the base of the download's total deadline. */
   timeoutMs?: number;
+  /** Largest sizeBytes accepted (default 5 GiB). */
+  maxBundleBytes?: number;
+  /** Caps of the archive check (default: defaultArchiveLimits of the download's size). */
+  archiveLimits?: ArchiveLimits;
+  /** Free bytes where the bundle goes (default: fs.statfs). */
+  freeBytes?: (dir: string) => Promise<number>;
 }
+
+/** A download must average at least this: its deadline is --request-timeout plus sizeBytes at this rate. */
+export const MIN_DOWNLOAD_BYTES_PER_S = 64 * 1024;
+/** Free space kept beyond the bundle itself. */
+const FREE_SPACE_MARGIN = 64 * 1024 * 1024;
 
 export interface DownloadedBundle {
   path: string;
@@ -69,13 +85,15 @@ export async function downloadBundle(o: DownloadOptions): Promise<DownloadedBund
       if (link) o.logger.info({ jobId: o.jobId, expiresAt: link.expiresAt }, 'bundle link expired, requesting a fresh one');
       link = await o.freshLink();
     }
-    const temp = join(o.dir, `.${BUNDLE_FILE}.${randomBytes(6).toString('hex')}.part`);
+    checkBundleLink(link, o.maxBundleBytes ?? MAX_BUNDLE_BYTES);
+    await requireFreeSpace(o, link.sizeBytes);
+    const temp = join(o.dir, partName(randomBytes(6).toString('hex')));
     try {
       const got = await fetchTo(link, temp, o);
       if (got.size !== link.sizeBytes) {
         throw new AttemptFailedError(`size mismatch: received ${got.size} bytes, expected ${link.sizeBytes}`);
       }
-      const contents = await readArchive(temp);
+      const contents = await readArchive(temp, o.archiveLimits);
       const path = join(o.dir, BUNDLE_FILE);
       await rename(temp, path);
       return { path, sizeBytes: got.size, sha256: got.sha256, contents, link };
@@ -99,42 +117,112 @@ export async function downloadBundle(o: DownloadOptions): Promise<DownloadedBund
   throw new FatalError(`the bundle of job ${o.jobId} could not be downloaded intact after ${attempts} attempts (last: ${lastError})`);
 }
 
-/** Streams the body to `temp`, hashing as it goes. Only storage statuses are classified here. */
+async function requireFreeSpace(o: DownloadOptions, size: number): Promise<void> {
+  const free = await (o.freeBytes ?? freeBytesAt)(o.dir);
+  if (free < size + FREE_SPACE_MARGIN) {
+    throw new FatalError(`not enough free space in ${o.dir}: the bundle needs ${formatBytes(size)} plus a margin, ${formatBytes(free)} available`);
+  }
+}
+
+async function freeBytesAt(dir: string): Promise<number> {
+  const s = await statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+/**
+ * Streams the body to `temp`, hashing as it goes, and stops at `sizeBytes`: more is refused (not
+ * retried). Bounded in time: a stall of --request-timeout fails the attempt; the whole download has
+ * a deadline of --request-timeout plus sizeBytes at 64 KiB/s. No redirect is followed. Only
+ * storage statuses are classified here.
+ */
 async function fetchTo(link: BundleResponse, temp: string, o: DownloadOptions): Promise<{ size: number; sha256: string }> {
-  const timeoutMs = o.timeoutMs ?? 120_000;
-  let res: Dispatcher.ResponseData;
+  const stallMs = clampTimer(o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadlineMs = clampTimer(stallMs + (link.sizeBytes / MIN_DOWNLOAD_BYTES_PER_S) * 1000);
+  const ac = new AbortController();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    ac.abort();
+  }, deadlineMs);
+  const onStop = () => ac.abort();
+  o.signal?.addEventListener('abort', onStop, { once: true });
+  const interrupted = (): Error | null => {
+    if (o.signal?.aborted) return new StoppedError('stopped during the download');
+    if (late) return new RequestDeadlineError(`the bundle download did not finish within its deadline of ${formatDuration(deadlineMs)} (--request-timeout plus ${formatBytes(link.sizeBytes)} at 64 KiB/s)`);
+    return null;
+  };
   try {
-    // Deliberately no headers: the presigned query string is the only credential.
-    res = await request(link.bundleUrl, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: o.dispatcher, signal: o.signal });
-  } catch (err) {
-    if (o.signal?.aborted) throw new StoppedError('stopped during the download');
-    throw new AttemptFailedError(`network error: ${networkReason(err)}`);
-  }
-  if (res.statusCode !== 200) {
-    const text = (await res.body.text().catch(() => '')).slice(0, 2000);
-    const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? '';
-    const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? text.slice(0, 120);
-    const what = `storage answered ${res.statusCode}${code ? ` ${code}` : ''}: ${message}`;
-    if (res.statusCode === 403) throw new LinkRefusedError(what);
-    if (res.statusCode === 404 || res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500) {
-      throw new AttemptFailedError(what);
+    let res: Dispatcher.ResponseData;
+    try {
+      // Deliberately no headers: the presigned query string is the only credential.
+      res = await request(link.bundleUrl, { method: 'GET', headersTimeout: stallMs, bodyTimeout: stallMs, dispatcher: o.dispatcher, signal: ac.signal });
+    } catch (err) {
+      throw interrupted() ?? new AttemptFailedError(`network error: ${serverText(networkReason(err), [])}`);
     }
-    throw new FatalError(`the bundle download was rejected (${what})`);
+    if (res.statusCode !== 200) await refuseStatus(res);
+    const announced = Number(res.headers['content-length']);
+    if (Number.isFinite(announced) && announced > link.sizeBytes) {
+      res.body.destroy();
+      throw new FatalError(`storage announces ${formatBytes(announced)}, more than the ${formatBytes(link.sizeBytes)} of sizeBytes; refused`);
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    let over = false;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > link.sizeBytes) {
+          over = true;
+          return cb(new Error('more bytes than sizeBytes'));
+        }
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(res.body, tap, createWriteStream(temp, { flags: 'wx', mode: 0o644 }));
+    } catch (err) {
+      if (over) throw new FatalError(`storage sent more than the ${formatBytes(link.sizeBytes)} announced as sizeBytes; refused`);
+      throw interrupted() ?? new AttemptFailedError(`download cut off after ${size} bytes: ${serverText(networkReason(err), [])}`);
+    }
+    return { size, sha256: hash.digest('hex') };
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onStop);
   }
-  const hash = createHash('sha256');
+}
+
+/** A non-200 from storage: S3's error document, sanitized; 403 asks for a fresh link, 3xx is not followed. */
+async function refuseStatus(res: Dispatcher.ResponseData): Promise<never> {
+  const text = await readStart(res, 2000);
+  const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? '';
+  const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? text;
+  const what = serverText(`storage answered ${res.statusCode}${code ? ` ${code}` : ''}: ${message}`, [], 200);
+  if (res.statusCode >= 300 && res.statusCode < 400) {
+    const location = res.headers.location;
+    const to = typeof location === 'string' ? serverText(redactUrl(location), [], 120) : 'elsewhere';
+    throw new FatalError(`storage redirected the bundle download (${res.statusCode}) to ${to}; redirects are not followed`);
+  }
+  if (res.statusCode === 403) throw new LinkRefusedError(what);
+  if (res.statusCode === 404 || res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500) {
+    throw new AttemptFailedError(what);
+  }
+  throw new FatalError(`the bundle download was rejected (${what})`);
+}
+
+/** The first `max` bytes of an error body; the rest is not read. */
+async function readStart(res: Dispatcher.ResponseData, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      size += chunk.length;
-      cb(null, chunk);
-    },
-  });
   try {
-    await pipeline(res.body, tap, createWriteStream(temp, { flags: 'wx', mode: 0o644 }));
-  } catch (err) {
-    if (o.signal?.aborted) throw new StoppedError('stopped during the download');
-    throw new AttemptFailedError(`download cut off after ${size} bytes: ${networkReason(err)}`);
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // a cut-off error body: what arrived is enough
   }
-  return { size, sha256: hash.digest('hex') };
+  res.body.destroy();
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }

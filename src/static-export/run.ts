@@ -1,7 +1,7 @@
 // One static export, stage by stage: start (or resume) the job → poll until finished → get a
 // presigned link → download and verify → page inventory → retention → warehouse → values file.
 // Everything it needs is passed in; the key goes only to the API client.
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -14,6 +14,7 @@ import { pollUntilFinished } from './poll.js';
 import { awaitBundleLink } from './bundle-link.js';
 import { downloadBundle } from './download.js';
 import { applyRetention } from './retention.js';
+import { removeStaleParts } from './stale-parts.js';
 import { warehouseRecorder, type JobContext, type Recorder } from './record.js';
 import { writeValuesFile } from './values-file.js';
 import { checkDomain, checkJobId, safeJobIdFromApi } from './inputs.js';
@@ -37,6 +38,8 @@ export interface StaticExportRequest {
   pollIntervalMs: number;
   /** Exports kept per domain (the one just written included). */
   keep: number;
+  /** Total deadline of one API request (--request-timeout; default 60s); downloads derive theirs from it. */
+  requestTimeoutMs?: number;
 }
 
 export interface StaticExportDeps {
@@ -74,10 +77,11 @@ export async function runStaticExport(req: StaticExportRequest, deps: StaticExpo
   const { clock, logger, signal } = deps;
   const retry = deps.retry ?? DEFAULT_RETRY;
   const recorder = deps.recorder ?? warehouseRecorder(req.warehousePath, clock);
+  const deadline = deadlineAfter(clock, req.timeoutMs);
   const api = createStaticExportApi({
     baseUrl: deps.baseUrl, apiKey: deps.apiKey, clock, logger, signal, retry, random: deps.random, dispatcher: deps.dispatcher,
+    timeoutMs: req.requestTimeoutMs, remainingMs: () => deadline.remainingMs(),
   });
-  const deadline = deadlineAfter(clock, req.timeoutMs);
   const progress = deps.progress ?? noProgressLine;
 
   const { job: first, context } = await startOrResume(req, api, recorder, logger);
@@ -105,9 +109,13 @@ export async function runStaticExport(req: StaticExportRequest, deps: StaticExpo
       logger.info({ jobId, url: redactUrl(link.bundleUrl), sizeBytes: link.sizeBytes, expiresAt: link.expiresAt }, 'bundle link issued');
       return link;
     });
+    const domainDir = resolve(req.outDir, context.domain);
+    const stale = await removeStaleParts(domainDir);
+    if (stale.length) logger.info({ domain: context.domain, removed: stale }, 'removed temp files of interrupted downloads');
     const bundle = await downloadBundle({
-      jobId, dir: join(req.outDir, context.domain, jobId), link: null, freshLink,
+      jobId, dir: inside(resolve(req.outDir), join(domainDir, jobId)), link: null, freshLink,
       clock, logger, signal, retry, random: deps.random, attempts: deps.downloadAttempts, dispatcher: deps.dispatcher,
+      timeoutMs: req.requestTimeoutMs,
     });
     const archivePath = resolve(bundle.path);
     logger.info({ jobId, archivePath, sizeBytes: bundle.sizeBytes, sha256: bundle.sha256, pages: bundle.contents.pages.length },
@@ -163,6 +171,13 @@ async function startOrResume(
   safeJobIdFromApi(job.jobId);
   logger.info({ jobId: job.jobId, domain, version, paths: req.paths?.length ?? 'all' }, 'static export job started');
   return { job, context: { domain, version } };
+}
+
+/** `path` when it lies under `root`; the ids that name directories are checked, this is the last guard. */
+function inside(root: string, path: string): string {
+  const rel = relative(root, resolve(path));
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new FatalError(`refusing to write outside ${root}: ${path}`);
+  return path;
 }
 
 /** Domain and version of a resumed job: the warehouse's record wins; flags must agree with it. */

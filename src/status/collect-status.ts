@@ -2,7 +2,7 @@
 // fresh and how complete the data is, what the budget allows, and whether the schedule keeps up.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PIPELINES } from '../../pipelines/index.js';
-import { createBudget } from '../api/budget.js';
+import { createBudget, currentBlock } from '../api/budget.js';
 import { RequestLog } from '../api/request-log.js';
 import type { Clock } from '../core/clock.js';
 import type { RateLimit } from '../core/duration.js';
@@ -77,9 +77,9 @@ export async function collectStatus(i: StatusInput): Promise<Status> {
     const org = String(r.organization);
     if (!budgets.has(org)) {
       const u = createBudget({ log: new RequestLog(i.budgetDir, org), rate: i.rate, clock: i.clock, maxWaitMs: 0 }).usage();
+      const block = currentBlock(i.budgetDir, org, i.clock, i.rate.windowMs);
       budgets.set(org, {
-        organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs),
-        blocked_until: u.blockedUntil > now ? new Date(u.blockedUntil).toISOString() : null,
+        organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs), blocked_until: block?.toISOString() ?? null,
       });
     }
     const pipeline = PIPELINES.find((p) => p.name === pipelineName);

@@ -1,7 +1,7 @@
 // The persisted rate budget, on a real request-log file in a temp dir, with a hand-moved clock.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBudget } from '../../src/api/budget.js';
+import { createBudget, currentBlock } from '../../src/api/budget.js';
 import { RequestLog } from '../../src/api/request-log.js';
 import { BudgetExhaustedError } from '../../src/core/errors.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -54,11 +54,60 @@ describe('rate budget', () => {
   });
 
   it('waits for a 429 block and reads a damaged log as empty', async () => {
-    const { budget, log, clock } = setup(5, 10_000, 60_000);
+    const { budget, log, clock } = setup(5, 60_000, 60_000);
     writeFileSync(log.file, '{"entries": [ garbage');
     await budget.block(clock.now().getTime() + 30_000);
     const t = clock.now().getTime();
     await (await budget.acquire()).release();
     expect(clock.now().getTime() - t).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('bounds a 429 block: at most one window (Retry-After of 31 years), at least a second (Retry-After: 0)', async () => {
+    const { budget, clock, log } = setup(5, 10_000, 60_000);
+    const now = clock.now().getTime();
+    await budget.block(now + 999_999_999_000);
+    expect(log.readUnlocked().blockedUntil).toBe(now + 10_000);
+    expect(currentBlock(tmp.dir, 'org_test', clock, 10_000)?.getTime()).toBe(now + 10_000);
+    clock.advance(10_001);
+    expect(currentBlock(tmp.dir, 'org_test', clock, 10_000)).toBeNull();
+    const t = clock.now().getTime();
+    await budget.block(t); // Retry-After: 0
+    await (await budget.acquire()).release();
+    expect(clock.now().getTime() - t).toBeGreaterThanOrEqual(1_000);
+    expect(clock.now().getTime() - t).toBeLessThan(2_000);
+  });
+
+  it('clamps a block an older version persisted beyond one window, and writes the clamp back', async () => {
+    const { budget, clock, log } = setup(5, 10_000, 60_000);
+    const now = clock.now().getTime();
+    writeFileSync(log.file, JSON.stringify({ entries: [], blockedUntil: now + 31 * 365 * 86_400_000 }));
+    expect(currentBlock(tmp.dir, 'org_test', clock, 10_000)?.getTime()).toBe(now + 10_000);
+    await (await budget.acquire()).release(); // waits one window, not 31 years
+    expect(clock.now().getTime() - now).toBeGreaterThanOrEqual(10_000);
+    expect(clock.now().getTime() - now).toBeLessThan(11_000);
+    expect(JSON.parse(readFileSync(log.file, 'utf8')).blockedUntil).toBe(now + 10_000);
+  });
+
+  it('closes an open slot of our own PID left by another instance (a restarted container\'s PID 1)', async () => {
+    const { budget, log, clock } = setup(1, 10_000, 0);
+    const now = clock.now().getTime();
+    writeFileSync(log.file, JSON.stringify({ entries: [{ id: 'x', start: now - 1_000, end: null, pid: process.pid, instance: 'a-previous-process' }], blockedUntil: 0 }));
+    // Seen dead now: it still counts for one window from now, then never again.
+    await expect(budget.acquire()).rejects.toBeInstanceOf(BudgetExhaustedError);
+    clock.advance(10_100);
+    await (await budget.acquire()).release(); // maxWait 0: only passes when the old slot freed
+    expect(log.readUnlocked().entries.map((e) => e.id)).not.toContain('x');
+  });
+
+  it('closes an open slot whose request deadline passed, even when its PID is alive (reused)', async () => {
+    const { log, clock } = setup(1, 60_000, 0);
+    const now = clock.now().getTime();
+    // A live PID (this test's parent) that is not the owner: the slot expired at start + deadline + margin.
+    writeFileSync(log.file, JSON.stringify({ entries: [{ id: 'x', start: now - 3_600_000, end: null, pid: process.ppid, instance: 'gone', expires: now - 3_600_000 + 90_000 }], blockedUntil: 0 }));
+    const budget = createBudget({ log, rate: { limit: 1, windowMs: 60_000 }, clock, maxWaitMs: 0, requestTimeoutMs: 5_000 });
+    await (await budget.acquire()).release();
+    const mine = log.readUnlocked().entries;
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ pid: process.pid, expires: now + 35_000 });
   });
 });

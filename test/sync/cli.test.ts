@@ -53,6 +53,8 @@ describe('docs-etl sync (CLI)', () => {
     [['sync', '--lookback', 'banana'], /invalid duration "banana"/],
     [['sync', '--rate-limit', '0/1h'], /invalid rate limit/],
     [['sync', '--from', 'last tuesday'], /expected a date/],
+    [['sync', '--request-timeout', '0s'], /--request-timeout .*invalid request timeout "0s": must be positive/],
+    [['sync', '--request-timeout', '2d'], /--request-timeout .*invalid request timeout "2d": at most 24h/],
     [['sync', '--colour'], /unknown option '--colour'/],
     [['synk'], /unknown command 'synk'/],
   ])('bad usage %j: one clear line, exit 2', async (args, message) => {

@@ -50,7 +50,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       if (flags.report !== undefined) checkReportPath(flags.report, '--report');
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
       else warnOnLocalZone(ctx.logger);
-      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
       // What the run in flight has to say for its line (runs never overlap, so one list).
       let notes: string[] = [];
       const jobs: ScheduledJob[] = [{
@@ -100,7 +100,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             try {
               const r = await runStaticExport(
                 { domain: flags.staticExportDomain, outDir: flags.staticExportOut, warehousePath: cfg.warehouse, valuesFile: flags.staticExportValues,
-                  timeoutMs: 60 * 60_000, pollIntervalMs: 5_000, keep: 5 },
+                  timeoutMs: 60 * 60_000, pollIntervalMs: 5_000, keep: 5, requestTimeoutMs: cfg.requestTimeoutMs },
                 { baseUrl: project.baseUrl, apiKey: project.apiKey, clock: systemClock, logger: ctx.logger, signal },
               );
               notes.push(staticExportSummary(r).trim().split('\n')[0]!);

@@ -4,7 +4,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
 import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
-import { durationArg, intArg } from '../options.js';
+import { keyFixWarning, normalizeApiKey } from '../../core/secrets.js';
+import { DEFAULT_TIMEOUT_MS } from '../../api/http.js';
+import { durationArg, intArg, requestTimeoutArg } from '../options.js';
 import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
 import { parsePaths } from '../../static-export/inputs.js';
 import { progressLine } from '../../static-export/progress-line.js';
@@ -24,6 +26,7 @@ interface Flags {
   timeout: number;
   pollInterval: number;
   keep: number;
+  requestTimeout: number;
 }
 
 export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
@@ -40,6 +43,9 @@ export const staticExportCommand: CommandFactory = (ctx, setExitCode) =>
       .default(30 * 60_000, '30m').argParser(durationArg))
     .addOption(new Option('--poll-interval <duration>', 'time between status checks').default(5_000, '5s').argParser(durationArg))
     .addOption(new Option('--keep <n>', 'exports kept per domain; older job directories are deleted').default(5).argParser(intArg(1, 10_000)))
+    .addOption(new Option('--request-timeout <duration>',
+      'longest time one API request may take, connect, headers and body together (at most 24h); the bundle download may take this plus its size at 64 KiB/s')
+      .default(DEFAULT_TIMEOUT_MS, '60s').argParser(requestTimeoutArg))
     .addHelpText('after', `
 Environment:
   DOCS_API_KEY       admin API key (required; never written to logs, files or the warehouse)
@@ -47,16 +53,23 @@ Environment:
   DOCS_ETL_WAREHOUSE default warehouse path
   LOG_LEVEL          pino level for the JSON logs on stderr (default info)
 
+Limits: a bundle over 5 GiB (sizeBytes) or larger than the free space is refused; a download stops at sizeBytes;
+the archive is refused when an entry would land outside its root (absolute path, "..", a link leaving it), is a
+device or fifo, or when it exceeds 200,000 entries, 1 GiB per entry or 200 times its size expanded. Bundle links
+must be https (plain http only for a loopback host); redirects are not followed. A 429's Retry-After is honored for
+at least 1s and at most 1h, and never past --timeout.
+
 Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message names the job to resume); 2 bad usage.`)
     .action(async (flags: Flags) => {
-      const apiKey = ctx.env.DOCS_API_KEY?.trim();
-      if (!apiKey) throw new UsageError('DOCS_API_KEY is not set: export the admin API key (mint_…) to use static-export');
+      if (!ctx.env.DOCS_API_KEY?.trim()) throw new UsageError('DOCS_API_KEY is not set: export the admin API key (mint_…) to use static-export');
+      const { key: apiKey, fixes } = normalizeApiKey(ctx.env.DOCS_API_KEY, 'DOCS_API_KEY');
+      if (fixes.length) ctx.logger.warn(keyFixWarning('DOCS_API_KEY', fixes));
       const baseUrl = ctx.env.DOCS_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL;
       if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
       const result = await runStaticExport({
         domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
         outDir: flags.out, warehousePath: warehousePath(flags.warehouse, ctx.env), valuesFile: flags.valuesFile,
-        timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep,
+        timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep, requestTimeoutMs: flags.requestTimeout,
       }, {
         baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),
       }).catch((err: unknown) => {

@@ -9,7 +9,9 @@ import { createProgressLine } from '../../run/progress.js';
 import { runSync } from '../../run/sync.js';
 import { formatPlan } from '../format-plan.js';
 import { formatRunLine } from '../format.js';
-import { dateArg, durationArg, intArg, rateLimitArg } from '../options.js';
+import { serverText } from '../../core/server-text.js';
+import { secretsOf } from '../../core/secrets.js';
+import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
 const wrap = <T>(fn: (v: string) => T) => (v: string): T => {
@@ -38,7 +40,11 @@ export function addSyncOptions(cmd: Command): Command {
     })
     .option('--threads <n>', 'DuckDB threads (default 2)', intArg(1, 256))
     .option('--lookback <duration>', 'deprecated: also re-read this span before the head on every run (the planner re-reads on a schedule instead)', durationArg)
-    .option('--config <file>', 'JSON config listing several projects / organizations and settings');
+
+    .option('--request-timeout <duration>',
+      'longest time one API request may take, connect, headers and body together (default 60s, at most 24h); '
+      + 'a request past it is not retried: the run stops at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
+    .option('--config <file>', 'JSON config listing several projects / organizations');
 }
 
 export const syncCommand: CommandFactory = (ctx, setExitCode) =>
@@ -47,10 +53,12 @@ export const syncCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--dry-run', 'print the windows the next run would read, by purpose, with estimated requests; call no analytics endpoint')
     .addHelpText('after', `
 Environment: DOCS_API_KEY (admin key), DOCS_PROJECT_ID, DOCS_API_BASE_URL (default https://api.mintlify.com),
-DOCS_ETL_BUDGET_DIR (shared request log; default <warehouse dir>/budget), LOG_LEVEL.
+DOCS_ETL_BUDGET_DIR (shared request log; default <warehouse dir>/budget), LOG_LEVEL,
+DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB: a larger page stops the run, not retried).
+A 429's Retry-After is honored for at least 1s and at most one --rate-limit window.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
     .action(async (flags: SyncFlags & { dryRun?: boolean }) => {
-      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now());
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
       for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       cfg.warnings = [];
       const progress = createProgressLine(ctx.stderr);
@@ -73,7 +81,11 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
         return;
       }
       for (const r of result.runs) ctx.stdout.write(`${formatRunLine(r)}\n`);
-      for (const r of result.runs) if (r.status === 'failed') ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${r.error}\n`);
+      // Errors may quote a server: one clean line, no key (serverText), whatever the run stored.
+      const secrets = [...cfg.projects.map((p) => p.apiKey), ...secretsOf(ctx.env)];
+      for (const r of result.runs) {
+        if (r.status === 'failed') ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${serverText(r.error ?? 'failed', secrets, 2000)}\n`);
+      }
       if (result.published) ctx.stdout.write(`read snapshot published: ${result.published.path}\n`);
       ctx.stdout.write(`sync finished in ${formatDuration(Date.now() - started)}: exit ${result.exitCode}\n`);
       setExitCode(result.exitCode);

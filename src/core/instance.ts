@@ -1,0 +1,31 @@
+// This process's identity in shared local state (the request log, download temp files), and
+// whether the owner of such state still runs. A PID alone is not an identity: after a crash a new
+// process may get the same PID (PID 1 again in a restarted container), so each process also has
+// a random instance id, and state left by "our" PID under another instance is a dead process's.
+import { randomBytes } from 'node:crypto';
+
+/** Random per process: fixed for its lifetime, never reused. */
+export const INSTANCE = randomBytes(8).toString('hex');
+
+export interface Owner {
+  pid: number;
+  /** Absent in state written by older versions. */
+  instance?: string;
+}
+
+export function ownerAlive(o: Owner): boolean {
+  if (o.instance === INSTANCE) return true;
+  // Our PID but not our instance: a process before us had this PID and died.
+  if (o.pid === process.pid) return false;
+  return pidAlive(o.pid);
+}
+
+export function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
