@@ -140,14 +140,17 @@ const turnRng = (streamKey: number, conv: number, turn: number) => mulberry32(mi
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const codes: number[] = new Array<number>(26);
 
-/** A ULID: 10 chars of `timeMs`, 16 random chars from `rng` (one flat string). */
+/** A ULID: 10 chars of `timeMs`, 16 random chars (80 bits) from three draws of `rng` (one flat string). */
 function seededUlid(timeMs: number, rng: Rng): string {
   let t = timeMs;
   for (let i = 9; i >= 0; i--) {
     codes[i] = CROCKFORD.charCodeAt(t % 32);
     t = Math.floor(t / 32);
   }
-  for (let i = 10; i < 26; i++) codes[i] = CROCKFORD.charCodeAt(Math.floor(rng() * 32));
+  for (let i = 10; i < 26; i += 6) {
+    let bits = Math.floor(rng() * 4294967296); // 32 bits: six 5-bit chars
+    for (let j = i; j < Math.min(i + 6, 26); j++, bits >>>= 5) codes[j] = CROCKFORD.charCodeAt(bits & 31);
+  }
   return String.fromCharCode(...codes);
 }
 
@@ -182,15 +185,12 @@ export function renderTurn(k: TurnKey, cls: { clarifying: boolean; unanswered: b
   return rec;
 }
 
-/** `count` distinct items in random order (a partial Fisher–Yates: `count` draws). */
+/** `count` distinct items in random order (count ≪ items: redraw a repeat; no per-call index array). */
 function distinct<T>(rng: Rng, items: readonly T[], count: number): T[] {
-  if (count === 0) return [];
-  const idx = items.map((_, i) => i);
   const out: T[] = [];
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(rng() * (idx.length - i));
-    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
-    out.push(items[idx[i]!]!);
+  while (out.length < count) {
+    const item = items[Math.floor(rng() * items.length)]!;
+    if (!out.includes(item)) out.push(item);
   }
   return out;
 }
