@@ -6,12 +6,12 @@
 // In live mode ~35% of the categorized turns of the last 6 hours still wait for their category at
 // start (a change from null, 5–180 min after start); without live mode the history is static.
 import { ColumnsBuilder, sliceColumns } from './columns.js';
+import type { SiteLinks } from './corpus.js';
 import {
   CLARIFYING, drawMainCategory, drawTurnClass, drawTurnCount, drawTurnGap, UNANSWERED, UNANSWERED_FIRST,
 } from './conversation-factory.js';
 import { chance, hashSeed, int, rngFor } from './prng.js';
 import { RowBlock, type TurnSource } from './row-block.js';
-import type { SiteLinks } from './corpus.js';
 
 export interface HistoryParams {
   seed: number;

@@ -41,11 +41,11 @@ export interface SandboxOptions {
   nonEnterpriseKeys: string[];
   /** Projects that exist (others → 404). Every key may read every project. */
   projects: string[];
-  /** Turns of history per project, spread over `historyDays` before the sandbox's start time. */
+  /** Turns of history per project, spread over `historyDays` before the sandbox's start time (not with `traffic`). */
   conversations: number;
   historyDays: number;
   seed: number;
-  /** New turns keep arriving (a pure function of the clock: no timers), some late, some re-categorized. */
+  /** New turns keep arriving (a pure function of the clock: no timers), some late, some re-categorized (not with `traffic`). */
   live: boolean;
   /** Live arrival rate, turns per minute per project. */
   liveTurnsPerMinute: number;

@@ -9,12 +9,12 @@
 //   every cursor issued up to `now` (row-ids.ts): cursor chains stay complete under arrivals.
 import type { ArrivalModel } from './arrival-models.js';
 import { ColumnsBuilder } from './columns.js';
+import type { SiteLinks } from './corpus.js';
 import {
   CLARIFYING, drawMainCategory, drawTurnClass, drawTurnCount, drawTurnGap, UNANSWERED, UNANSWERED_FIRST,
 } from './conversation-factory.js';
 import { hashSeed, rngFor } from './prng.js';
 import { RowBlock, type TurnSource } from './row-block.js';
-import type { SiteLinks } from './corpus.js';
 
 export const BUCKET_MS = 3_600_000;
 /** Positions within a bucket and its sort keys use 21 bits: at most ~2M turns an hour. */

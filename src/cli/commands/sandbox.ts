@@ -148,7 +148,7 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--non-enterprise-key <key>', 'accepted key without static export (403) (repeatable)',
       repeatable(DEFAULT_NON_ENTERPRISE, '--non-enterprise-key'), DEFAULT_NON_ENTERPRISE)
     .option('--project <id>', 'project that exists (repeatable)', repeatable(DEFAULT_PROJECTS, '--project'), DEFAULT_PROJECTS)
-    .option('--conversations <n>', 'turns of history per project', intArg(0, 5_000_000), 5000)
+    .option('--conversations <n>', 'turns of history per project', intArg(0, 1_000_000), 5000)
     .option('--history-days <n>', 'days of history before the start', intArg(1, 3650), 30)
     .option('--seed <n>', 'seed of the generated data', intArg(0, 2 ** 32 - 1), 42)
     .option('--live', 'new turns keep arriving (some late, some re-categorized)')
