@@ -1,6 +1,7 @@
 // The Analytics Export API shapes (see docs/api/contract.md). These schemas are the single
 // definition of each shape: the client validates with them and the sandbox serves them.
 import { z } from 'zod';
+import { calendarValid } from '../core/dates.js';
 
 /**
  * ISO 8601 instant as the API sends it. The contract gives no format, so we accept a date-time
@@ -14,14 +15,6 @@ export const timestampSchema = z
   .string()
   .regex(ISO_TIMESTAMP, 'timestamp is not an ISO 8601 date-time')
   .refine((s) => calendarValid(s) && !Number.isNaN(Date.parse(normalizeOffset(s))), 'timestamp is not a date that exists (day, hour, minute or second out of range)');
-
-/** Date.parse rolls 2026-02-30 over to March 2; DuckDB refuses it, and so does the contract. */
-export function calendarValid(s: string): boolean {
-  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
-  if (m < 1 || m > 12 || d < 1 || d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return false;
-  if (s.length <= 10) return true;
-  return Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 && Number(s.slice(17, 19)) <= 59;
-}
 
 /** `+0530` → `+05:30` and a missing offset → `Z`, so Date.parse reads every accepted form. */
 export function normalizeOffset(s: string): string {

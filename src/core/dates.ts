@@ -39,3 +39,14 @@ export function checkNotFuture(date: Date, what: string, now: Date): void {
     throw new UsageError(`${what} ${date.toISOString()} is in the future (now ${now.toISOString()}): give a past date, e.g. 2026-01-01`);
   }
 }
+
+/**
+ * Whether the date (and time) at the start of an ISO 8601 text exists. Date.parse rolls 2026-02-30
+ * over to March 2; DuckDB refuses it, and so do the contract and the sandbox.
+ */
+export function calendarValid(s: string): boolean {
+  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
+  if (m < 1 || m > 12 || d < 1 || d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return false;
+  if (s.length <= 10) return true;
+  return Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 && Number(s.slice(17, 19)) <= 59;
+}

@@ -8,7 +8,6 @@ import type { IssuedCursor } from './cursors.js';
 import { sendJson } from './http-io.js';
 import type { FaultKind } from './options.js';
 import { parseAssistantQuery } from './query-params.js';
-import { render, type Row } from './row.js';
 
 /** Serves one page; `fault` applies the body-level faults (repeat, truncate, malformed) to a 200. */
 export function serveAssistant(
@@ -28,18 +27,7 @@ export function serveAssistant(
     return;
   }
 
-  const q = parsed.query;
-  const rows: Row[] = [];
-  for (const row of twin.rows(projectId, { now, fromMs: q.fromMs, toMs: q.toMs, after: q.cursor })) {
-    rows.push(row);
-    if (rows.length > q.limit) break;
-  }
-  const hasMore = rows.length > q.limit;
-  const pageRows = rows.slice(0, q.limit);
-  const ro = twin.renderOptions(now);
-  const conversations = pageRows.map((r) => render(r, ro));
-  const last = pageRows[pageRows.length - 1];
-  const nextCursor = hasMore && last ? last.rowId : null;
+  const { conversations, nextCursor, hasMore } = twin.page(projectId, parsed.query, now);
   if (nextCursor !== null) twin.cursors.issue(projectId, nextCursor, now, conversations[conversations.length - 1]);
 
   if (fault === 'malformed') {

@@ -39,6 +39,17 @@ export const DOCS_PAGES: readonly { path: string; title: string }[] = [
   { path: 'changelog', title: 'Changelog' },
 ];
 
+/** A docs site's links, built once per project: every page as a source, and as a page URL. */
+export interface SiteLinks {
+  sources: readonly { readonly title: string; readonly url: string }[];
+  pageUrls: readonly string[];
+}
+
+export function siteLinks(siteUrl: string): SiteLinks {
+  const pageUrls = DOCS_PAGES.map((p) => [siteUrl, '/', p.path].join(''));
+  return { pageUrls, sources: DOCS_PAGES.map((p, i) => Object.freeze({ title: p.title, url: pageUrls[i]! })) };
+}
+
 /** Base URL of a project's docs site: the demo project is docs.example.com. */
 export function docsSiteUrl(projectId: string): string {
   if (projectId === DEMO_PROJECT_ID) return 'https://docs.example.com';
@@ -68,10 +79,20 @@ const ODD_QUERIES = [
   'How do I escape a backslash \\ in MDX?',
 ];
 
+/**
+ * Every ordinary question, built once: "How do I <action> <topic>?" with no suffix or " I tried
+ * N times already." (N = 2..9), at index (action · topics + topic) · 9 + suffix. Served strings
+ * come from this table (and ODD_QUERIES), so they are flat constants: serializing them is cheap.
+ */
+const QUERY_TABLE: readonly string[] = ACTIONS.flatMap((a) => TOPICS.flatMap((t) => {
+  const q = ['How do I ', a, ' ', t, '?'].join('');
+  return [q, ...[2, 3, 4, 5, 6, 7, 8, 9].map((n) => [q, ' I tried ', String(n), ' times already.'].join(''))];
+}));
+
 export function makeQuery(rng: Rng): string {
   if (chance(rng, 0.25)) return pick(rng, ODD_QUERIES);
-  const q = `How do I ${pick(rng, ACTIONS)} ${pick(rng, TOPICS)}?`;
-  return chance(rng, 0.2) ? `${q} I tried ${int(rng, 2, 9)} times already.` : q;
+  const base = (Math.floor(rng() * ACTIONS.length) * TOPICS.length + Math.floor(rng() * TOPICS.length)) * 9;
+  return QUERY_TABLE[base + (chance(rng, 0.2) ? int(rng, 1, 8) : 0)]!;
 }
 
 export function makeAnswer(rng: Rng, query: string): string {

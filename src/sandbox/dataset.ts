@@ -1,10 +1,20 @@
-// All rows of one project and the keyset reads over them. A read sees the rows visible at `now`
-// (history, plus live rows when live mode is on), in rowId order, after an optional cursor.
-import { docsSiteUrl } from './corpus.js';
-import { buildHistory, type DatasetParams } from './history.js';
-import { LiveTimeline } from './live-timeline.js';
-import { projectTag } from './row-ids.js';
-import type { Row } from './row.js';
+// All turns of one project as compact blocks, and the keyset reads over them. Without traffic: the
+// `conversations` history (static, visible at start) plus, in live mode, the live timeline from
+// start on. With traffic: one timeline from `historyDays` before start on, and nothing else.
+// Timeline data exists up to 7 days after start (bounds memory for far-off clocks).
+import { liveModel, trafficModel } from './arrival-models.js';
+import { docsSiteUrl, siteLinks } from './corpus.js';
+import { buildHistory } from './history.js';
+import { KeysetMerge, type ReadSpec } from './keyset-merge.js';
+import type { TrafficOptions } from './options.js';
+import type { RowBlock } from './row-block.js';
+import { makeRowId, projectTag } from './row-ids.js';
+import type { RowRef } from './row.js';
+import { Timeline } from './timeline.js';
+
+const DAY = 86_400_000;
+/** Timelines generate no bucket starting this long after the sandbox's start or later. */
+export const TIMELINE_HORIZON_MS = 7 * DAY;
 
 export interface DatasetConfig {
   seed: number;
@@ -13,59 +23,46 @@ export interface DatasetConfig {
   conversations: number;
   historyDays: number;
   liveTurnsPerMinute: number;
-}
-
-export interface ReadFilter {
-  now: number;
-  live: boolean;
-  /** Inclusive lower bound on the turn's instant (ms), or null. */
-  fromMs: number | null;
-  /** Exclusive upper bound on the turn's instant (ms), or null. */
-  toMs: number | null;
-  /** Only rows with rowId > after (null = from the beginning). */
-  after: string | null;
+  traffic: TrafficOptions | null;
 }
 
 export class ProjectDataset {
-  private readonly history: Row[];
-  private readonly live: LiveTimeline;
+  private readonly tag: string;
+  private readonly history: readonly RowBlock[];
+  private readonly timeline: Timeline;
+  private readonly traffic: boolean;
 
   constructor(c: DatasetConfig) {
-    const p: DatasetParams = {
-      seed: c.seed, projectId: c.projectId, siteUrl: docsSiteUrl(c.projectId),
-      tag: projectTag(c.seed, c.projectId), startMs: c.startMs,
-    };
-    this.history = buildHistory(p, c.conversations, c.historyDays);
-    this.live = new LiveTimeline(p, c.liveTurnsPerMinute);
-  }
-
-  /** Visible rows matching the filter, in rowId order (lazy: callers stop when they have enough). */
-  *rows(f: ReadFilter): Generator<Row> {
-    const lists: readonly (readonly Row[])[] = f.live ? [this.history, this.live.rowsUpTo(f.now)] : [this.history];
-    for (const list of lists) {
-      for (let i = f.after === null ? 0 : firstAfter(list, f.after); i < list.length; i++) {
-        const row = list[i]!;
-        if (row.visibleAt > f.now) {
-          // Live rows are sorted by visibleAt, so nothing later is visible either.
-          if (list !== this.history) break;
-          continue;
-        }
-        if (f.fromMs !== null && row.timestampMs < f.fromMs) continue;
-        if (f.toMs !== null && row.timestampMs >= f.toMs) continue;
-        yield row;
-      }
+    const common = { seed: c.seed, projectId: c.projectId, site: siteLinks(docsSiteUrl(c.projectId)), horizon: c.startMs + TIMELINE_HORIZON_MS };
+    this.tag = projectTag(c.seed, c.projectId);
+    this.traffic = c.traffic !== null;
+    if (c.traffic) {
+      this.history = [];
+      this.timeline = new Timeline({
+        ...common, name: 'traffic', seqSpace: 2, origin: c.startMs - c.historyDays * DAY,
+        turnsPerDay: c.traffic.turnsPerDay, model: trafficModel(c.traffic),
+      });
+    } else {
+      this.history = buildHistory({ ...common, startMs: c.startMs, turns: c.conversations, historyDays: c.historyDays });
+      this.timeline = new Timeline({
+        ...common, name: 'live', seqSpace: 1, origin: c.startMs, turnsPerDay: c.liveTurnsPerMinute * 1440, model: liveModel,
+      });
     }
   }
-}
 
-/** Index of the first row whose rowId is greater than `after` (binary search). */
-function firstAfter(list: readonly Row[], after: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.rowId <= after) lo = mid + 1;
-    else hi = mid;
+  /** The blocks that can hold a turn visible at `now` (generating timeline buckets up to `now`). */
+  blocks(now: number, live: boolean): readonly RowBlock[] {
+    if (this.traffic) return this.timeline.blocksUpTo(now);
+    return live ? [...this.history, ...this.timeline.blocksUpTo(now)] : this.history;
   }
-  return lo;
+
+  /** A lazy keyset read: the visible turns matching `spec`, in rowId order. */
+  read(spec: ReadSpec, live: boolean): KeysetMerge {
+    return new KeysetMerge(this.blocks(spec.now, live), spec);
+  }
+
+  /** The keyset position of a turn, as the ULID the API hands out as a cursor. */
+  rowId(ref: RowRef): string {
+    return makeRowId(ref.block.keyTime(ref.pos), this.tag, ref.block.keySeq(ref.pos));
+  }
 }

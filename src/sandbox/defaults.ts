@@ -14,6 +14,7 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     seed: 42,
     live: false,
     liveTurnsPerMinute: 20,
+    traffic: null,
     rateLimit: null,
     faultRate: 0,
     faults: [],

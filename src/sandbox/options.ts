@@ -10,6 +10,28 @@ export const DEMO_PROJECT_ID = 'demo';
 
 export type FaultKind = 'http5xx' | 'reset' | 'malformed' | 'repeat' | 'truncate';
 
+/** A share of turns and how long after their timestamp they become visible at the latest. */
+export interface ArrivalBand {
+  share: number;
+  withinMs: number;
+}
+
+export interface TrafficOptions {
+  turnsPerDay: number;
+  /**
+   * Late arrivals, bands in ascending `withinMs`, shares summing to 1: a turn of band k becomes
+   * visible between the previous band's `withinMs` (the first band: 1 s) and its own after its
+   * timestamp. Default: 90% within 5 min, 9% within 3 h, 1% within 20 h.
+   */
+  arrival: ArrivalBand[];
+  /**
+   * Later changes: `share` of the turns change `queryCategory` and/or `resolutionStatus` between
+   * `minMs` and `maxMs` after their timestamp; before that instant they are served in their first
+   * version. Default: 30% between 2 h and 12 h.
+   */
+  changes: { share: number; minMs: number; maxMs: number };
+}
+
 export interface SandboxOptions {
   host: string;                 // always loopback by default: 127.0.0.1
   port: number;                 // 0 = any free port
@@ -19,14 +41,20 @@ export interface SandboxOptions {
   nonEnterpriseKeys: string[];
   /** Projects that exist (others → 404). Every key may read every project. */
   projects: string[];
-  /** Turns of history per project, spread over `historyDays` before the sandbox's start time. */
+  /** Turns of history per project, spread over `historyDays` before the sandbox's start time (not with `traffic`). */
   conversations: number;
   historyDays: number;
   seed: number;
-  /** New turns keep arriving (a pure function of the clock: no timers), some late, some re-categorized. */
+  /** New turns keep arriving (a pure function of the clock: no timers), some late, some re-categorized (not with `traffic`). */
   live: boolean;
   /** Live arrival rate, turns per minute per project. */
   liveTurnsPerMinute: number;
+  /**
+   * Steady traffic (null = off): `turnsPerDay` turns per project over the `historyDays` before
+   * start and on as the clock advances (up to 7 days after start), with late arrivals and later
+   * changes. When set it replaces the `conversations` history and the `live` arrivals.
+   */
+  traffic: TrafficOptions | null;
   /** Per-organization sliding window; null = unlimited. */
   rateLimit: RateLimit | null;
   /** Probability of a fault per request (analytics) among `faults`. */

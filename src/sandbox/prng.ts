@@ -55,3 +55,19 @@ export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
   }
   return out;
 }
+
+/**
+ * A fast integer hash of (key, a, b) to 32 bits (murmur3's finalizer over a mixed state). For
+ * per-row draws made in bulk (which rows are malformed), where building a string for hashSeed
+ * per row would cost more than the rest of the work. `a` may exceed 32 bits (up to 2^53).
+ */
+export function mix32(key: number, a: number, b: number): number {
+  let h = (key ^ Math.imul(a >>> 0, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ Math.floor(a / 4294967296), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ b, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}

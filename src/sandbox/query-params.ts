@@ -1,6 +1,7 @@
 // Query parameters of GET /v1/analytics/{projectId}/assistant. Every problem becomes one detail
 // of the 400 body; unknown parameters are ignored. dateFrom is inclusive, dateTo exclusive; both
 // take YYYY-MM-DD (midnight UTC) or an ISO 8601 date-time with `Z` or any offset (no offset = UTC).
+import { calendarValid } from '../core/dates.js';
 import { DATE_PARAM, ISO_TIMESTAMP, normalizeOffset, ULID } from '../contracts/analytics.js';
 
 export interface AssistantQuery {
@@ -53,18 +54,9 @@ function parseDateParam(name: string, text: string | null, details: { message: s
 
 /** The instant of a YYYY-MM-DD or ISO 8601 text, or null when it is not one (incl. 2026-02-30). */
 export function parseInstant(text: string): number | null {
-  if (DATE_PARAM.test(text)) return validCalendar(text) ? Date.parse(`${text}T00:00:00Z`) : null;
-  if (!ISO_TIMESTAMP.test(text) || !validCalendar(text)) return null;
+  if (DATE_PARAM.test(text)) return calendarValid(text) ? Date.parse(`${text}T00:00:00Z`) : null;
+  if (!ISO_TIMESTAMP.test(text) || !calendarValid(text)) return null;
   const ms = Date.parse(normalizeOffset(text));
   return Number.isNaN(ms) ? null : ms;
 }
 
-/** Date.parse rolls 2026-02-30 over to March; the API must refuse it instead. */
-function validCalendar(text: string): boolean {
-  const [y, m, d] = [Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10))];
-  if (m < 1 || m > 12 || d < 1) return false;
-  if (d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return false;
-  if (text.length <= 10) return true;
-  const [hh, mm, ss] = [Number(text.slice(11, 13)), Number(text.slice(14, 16)), Number(text.slice(17, 19))];
-  return hh <= 23 && mm <= 59 && ss <= 59;
-}

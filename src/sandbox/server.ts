@@ -10,6 +10,7 @@ import { AnalyticsTwin } from './analytics-twin.js';
 import { bearerToken, sendError } from './http-io.js';
 import type { SandboxOptions } from './options.js';
 import type { LoggedRequest } from './request-log.js';
+import type { TruthKeys, TruthRange } from './truth-keys.js';
 import { createStaticExportHandler, type StaticExportHandler } from './static-export/handler.js';
 import { handleTestRoute } from './test-routes.js';
 
@@ -21,6 +22,18 @@ export interface Sandbox {
   truth(projectId: string): ConversationTurn[];
   /** The malformed records visible now (exactly what the API serves for them). */
   malformed(projectId: string): unknown[];
+  /**
+   * Ground truth for millions of turns, column-wise: the valid turns visible now in their current
+   * version (id, timestampMs, visibleAt, queryCategory, resolutionStatus), optionally only those
+   * whose instant is in [fromMs, toMs). Grouped by generation block, not in the served order.
+   */
+  truthKeys(projectId: string, range?: TruthRange): TruthKeys;
+  /**
+   * Number of valid turns visible at `atMs` (default now; past and future instants work), within
+   * an optional [fromMs, toMs) range of their instants. New visible turns between two runs =
+   * visibleCount(p, t2) - visibleCount(p, t1).
+   */
+  visibleCount(projectId: string, atMs?: number, range?: TruthRange): number;
   /** Every API request (analytics and static export) made with this key: arrival, status (0 = reset), path. */
   requestLog(apiKey: string): LoggedRequest[];
   /** Forget every issued cursor (simulates expiry/restart): the next use of an old cursor gets 400. */
@@ -83,6 +96,8 @@ export async function startSandbox(input: SandboxOptions): Promise<Sandbox> {
       }),
     truth: (projectId) => twin.truth(projectId),
     malformed: (projectId) => twin.malformed(projectId),
+    truthKeys: (projectId, range) => twin.truthKeys(projectId, range),
+    visibleCount: (projectId, atMs, range) => twin.visibleCount(projectId, atMs, range),
     requestLog: (apiKey) => twin.log.list(apiKey),
     expireCursors: () => twin.cursors.expireAll(),
     configure: (patch) => twin.configure(patch),

@@ -2,6 +2,9 @@
 // object. No auth, so they answer loopback clients only (others get 404). Never expose a
 // sandbox beyond loopback with these on a shared network.
 //   GET  /__sandbox/truth?projectId=X   → {turns, malformed}
+//   GET  /__sandbox/truth?projectId=X&compact=1[&from=MS][&to=MS]
+//        → {count, id[], timestampMs[], visibleAt[], queryCategory[], resolutionStatus[]} (truthKeys)
+//   GET  /__sandbox/visible-count?projectId=X[&at=MS] → {count}  (valid turns visible at MS, default now)
 //   GET  /__sandbox/requests?key=K      → {requests: [{at, status, path}]}  (K is not logged)
 //   POST /__sandbox/expire-cursors      → {ok: true}
 //   POST /__sandbox/configure  {faultRate?, faults?, latencyMs?, rateLimit?, malformedRate?, cursorTtlMs?, live?}
@@ -28,7 +31,20 @@ export async function handleTestRoute(twin: AnalyticsTwin, req: IncomingMessage,
     case 'GET /__sandbox/truth': {
       const projectId = url.searchParams.get('projectId') ?? '';
       if (!twin.hasProject(projectId)) return sendError(res, 404, 'Project not found');
-      return sendJson(res, 200, { turns: twin.truth(projectId), malformed: twin.malformed(projectId) });
+      if (url.searchParams.get('compact') !== '1') {
+        return sendJson(res, 200, { turns: twin.truth(projectId), malformed: twin.malformed(projectId) });
+      }
+      const [fromMs, toMs] = [msParam(url, 'from'), msParam(url, 'to')];
+      if (fromMs === undefined || toMs === undefined) return sendError(res, 400, 'from and to must be integers (ms since epoch)');
+      const k = twin.truthKeys(projectId, { fromMs, toMs });
+      return sendJson(res, 200, { ...k, timestampMs: Array.from(k.timestampMs), visibleAt: Array.from(k.visibleAt) });
+    }
+    case 'GET /__sandbox/visible-count': {
+      const projectId = url.searchParams.get('projectId') ?? '';
+      if (!twin.hasProject(projectId)) return sendError(res, 404, 'Project not found');
+      const at = msParam(url, 'at');
+      if (at === undefined) return sendError(res, 400, 'at must be an integer (ms since epoch)');
+      return sendJson(res, 200, { count: twin.visibleCount(projectId, at ?? twin.now()) });
     }
     case 'GET /__sandbox/requests':
       return sendJson(res, 200, { requests: twin.log.list(url.searchParams.get('key') ?? '') });
@@ -56,4 +72,11 @@ export async function handleTestRoute(twin: AnalyticsTwin, req: IncomingMessage,
     default:
       return sendError(res, 404, 'Not found');
   }
+}
+
+/** An optional integer parameter: null when absent, undefined when not an integer. */
+function msParam(url: URL, name: string): number | null | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null) return null;
+  return /^-?\d+$/.test(v) ? Number(v) : undefined;
 }

@@ -2,10 +2,11 @@
 // line on stdout once listening (`listening on http://HOST:PORT`), which scripts and tests wait for.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
-import type { RateLimit } from '../../core/duration.js';
-import { EXIT } from '../../core/errors.js';
+import { formatDuration, parseDuration, type RateLimit } from '../../core/duration.js';
+import { EXIT, UsageError } from '../../core/errors.js';
 import {
-  DEMO_API_KEY, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, type FaultKind, type SandboxOptions,
+  DEFAULT_TRAFFIC_MODEL, DEMO_API_KEY, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, trafficProblems,
+  type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions,
 } from '../../sandbox/index.js';
 import { durationArg, intArg, numberArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -21,6 +22,9 @@ interface SandboxFlags {
   seed: number;
   live?: boolean;
   liveRate: number;
+  traffic: number | null;
+  trafficArrival: ArrivalBand[];
+  trafficChanges: TrafficOptions['changes'];
   rateLimit: RateLimit | null;
   faultRate: number;
   faults: FaultKind[];
@@ -71,13 +75,58 @@ function durationOrNone(v: string): number | null {
   return v.trim() === 'none' ? null : durationArg(v);
 }
 
+const DAY = 86_400_000;
+
+/** A duration for the traffic flags, as an InvalidArgumentError when it is not one. */
+function duration(v: string, what: string): number {
+  try {
+    return parseDuration(v, what);
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** `--traffic 100000/d` (turns per window, any duration: 5000/1h, 1000000/1d) → turns a day; "none" = off. */
+function trafficArg(v: string): number | null {
+  if (v.trim() === 'none') return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\S+)\s*$/.exec(v);
+  if (!m) throw new InvalidArgumentError(`expected TURNS/WINDOW such as 100000/d or 5000/1h, got "${v}"`);
+  const windowMs = duration(/^\d/.test(m[2]!) ? m[2]! : `1${m[2]}`, 'traffic window');
+  if (windowMs <= 0) throw new InvalidArgumentError('the traffic window must be positive');
+  return (Number(m[1]) * DAY) / windowMs;
+}
+
+/** `--traffic-arrival 0.9:5m,0.09:3h,0.01:20h`: share:within bands. */
+function arrivalArg(v: string): ArrivalBand[] {
+  return v.split(',').map((part) => {
+    const m = /^\s*([\d.]+)\s*:\s*(\S+)\s*$/.exec(part);
+    if (!m) throw new InvalidArgumentError(`expected SHARE:WITHIN bands such as 0.9:5m,0.1:3h, got "${part}"`);
+    return { share: Number(m[1]), withinMs: duration(m[2]!, 'arrival band') };
+  });
+}
+
+/** `--traffic-changes 0.3:2h-12h`: share of turns changed, between min and max after their timestamp. */
+function changesArg(v: string): TrafficOptions['changes'] {
+  const m = /^\s*([\d.]+)\s*:\s*(\S+?)\s*-\s*(\S+)\s*$/.exec(v);
+  if (!m) throw new InvalidArgumentError(`expected SHARE:MIN-MAX such as 0.3:2h-12h, got "${v}"`);
+  return { share: Number(m[1]), minMs: duration(m[2]!, 'change delay'), maxMs: duration(m[3]!, 'change delay') };
+}
+
+function showBands(bands: ArrivalBand[]): string {
+  return bands.map((b) => `${b.share}:${formatDuration(b.withinMs)}`).join(',');
+}
+
 /** An option whose default is shown in --help as `shown` (e.g. "15m" rather than 900000). */
 function opt<T>(flags: string, description: string, parse: (v: string) => T, value: T, shown: string): Option {
   return new Option(flags, description).argParser(parse).default(value, shown);
 }
 
 export function sandboxOptionsFromFlags(f: SandboxFlags): SandboxOptions {
+  const traffic = f.traffic === null ? null : { turnsPerDay: f.traffic, arrival: f.trafficArrival, changes: f.trafficChanges };
+  const problems = traffic ? trafficProblems(traffic) : [];
+  if (problems.length > 0) throw new UsageError(`invalid traffic: ${problems.join('; ')}`);
   return defaultSandboxOptions({
+    traffic,
     host: f.host, port: f.port, apiKeys: f.apiKey, nonEnterpriseKeys: f.nonEnterpriseKey, projects: f.project,
     conversations: f.conversations, historyDays: f.historyDays, seed: f.seed, live: f.live === true,
     liveTurnsPerMinute: f.liveRate, rateLimit: f.rateLimit, faultRate: f.faultRate, faults: f.faults,
@@ -104,6 +153,12 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--seed <n>', 'seed of the generated data', intArg(0, 2 ** 32 - 1), 42)
     .option('--live', 'new turns keep arriving (some late, some re-categorized)')
     .option('--live-rate <n>', 'live turns per minute per project', numberArg(0, 10_000), 20)
+    .addOption(opt('--traffic <turns/window>', 'steady traffic per project, e.g. 100000/d, over --history-days and on (replaces --conversations and --live)',
+      trafficArg, null, 'none').conflicts(['conversations', 'live', 'liveRate']))
+    .addOption(opt('--traffic-arrival <bands>', 'traffic: late arrivals, SHARE:WITHIN bands', arrivalArg,
+      DEFAULT_TRAFFIC_MODEL.arrival, showBands(DEFAULT_TRAFFIC_MODEL.arrival)))
+    .addOption(opt('--traffic-changes <share:min-max>', 'traffic: share of turns whose category/status change later, and when',
+      changesArg, DEFAULT_TRAFFIC_MODEL.changes, '0.3:2h-12h'))
     .addOption(opt('--rate-limit <n/window>', 'requests per organization per sliding window, or "none"', rateLimitOrNone, { limit: 100, windowMs: 3_600_000 }, '100/1h'))
     .option('--fault-rate <p>', 'probability of a fault per analytics request (0..1)', numberArg(0, 1), 0)
     .addOption(opt('--faults <list>', `faults to inject, from ${FAULT_KINDS.join(',')}`, faultsArg, DEFAULT_FAULTS, DEFAULT_FAULTS.join(',')))
@@ -117,6 +172,8 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--pages-per-site <n>', 'static export: pages of an exported site', intArg(1, 10_000), 25)
     .addHelpText('after', `
 Durations take a unit: 50ms, 3s, 15m, 1h. The default rate limit is the real API's (100/1h).
+--traffic generates turns from the seed and the clock (no timers), up to 7 days after start: e.g.
+--traffic 1000000/d --history-days 2 serves 2M turns at start and 1M more each day.
 Test-only control routes (no auth, loopback clients only): /__sandbox/truth, /__sandbox/requests,
 /__sandbox/expire-cursors, /__sandbox/configure.`)
     .action(async (flags: SandboxFlags) => {
