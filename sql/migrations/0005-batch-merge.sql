@@ -3,7 +3,8 @@
 -- 1. `conversations` loses its primary key: the merge keeps (project_id, id, occurred_at) unique,
 -- and the key index no longer grows in memory with history. The table is rebuilt because DuckDB
 -- cannot drop a constraint; the CHECK below stops the migration if the data were not unique.
--- `sources_hash` (hash of the turn's cited sources) lets a re-read see a change in sources alone.
+-- `content_hash` (a hash of the turn's values and cited sources) lets the merge see a change without
+-- reading the stored values: it compares keys and one number.
 CREATE TEMP TABLE migration_0005_check AS
 SELECT count(*) - count(DISTINCT (project_id, id, occurred_at)) AS duplicates FROM conversations;
 SELECT CASE WHEN duplicates = 0 THEN 'ok' ELSE error('conversations holds ' || duplicates || ' duplicate keys; cannot drop the key') END
@@ -33,7 +34,7 @@ CREATE TABLE conversations_0005 (
   first_seen_at     TIMESTAMPTZ NOT NULL,   -- first run that stored this turn
   last_seen_at      TIMESTAMPTZ NOT NULL,   -- last run that read it
   updated_at        TIMESTAMPTZ NOT NULL,   -- last time any of its values (sources included) changed
-  sources_hash      UBIGINT                 -- hash of its sources as last read (NULL: stored before 0005)
+  content_hash      UBIGINT                 -- hash of its values and sources as last read (NULL: stored before 0005)
 );
 INSERT INTO conversations_0005
 SELECT project_id, id, occurred_at, query, response, response_type, resolution_status, query_category,

@@ -7,14 +7,16 @@
 //     "next": { "cursor", "offset", "complete" },   -- where the window continues (complete: it ends here)
 //     "window_limit_ms",                            -- the stream's bisection hint when it was fetched
 //     "invalid": [{ "i", "error", "raw" }],         -- records that failed the contract (quarantined)
-//     "extras": [{ "i", "x" }],                     -- fields the contract does not name, per record
+//     "x": [{...} | null, ...],                     -- per record the merger reads: the fields the contract
+//                                                   -- does not name (null: none); aligned with the records
 //     "valid": [...],                               -- only when `invalid` is not empty: the valid records
 //     "body": <the response body exactly as received> }
 //
-// `i` in `extras` indexes the records the merger reads: `valid` when present, else body's records.
+// The records the merger reads are `valid` when present, else the body's records; `x` is aligned
+// with them, so DuckDB zips the two lists in one unnest instead of looking extras up per record.
 import type { Purpose } from '../core/window.js';
 
-export const LANDED_VERSION = 1;
+export const LANDED_VERSION = 2;
 
 export interface LandedWindow {
   /** Unique per window read (a restart after a rejected cursor keeps it). */
@@ -51,7 +53,8 @@ export interface InvalidRecord {
 
 export interface LandedPage extends LandedMeta {
   invalid: InvalidRecord[];
-  extras: { i: number; x: Record<string, unknown> }[];
+  /** Per record the merger reads: the fields the contract does not name, or null. */
+  x: (Record<string, unknown> | null)[];
   valid?: unknown[];
 }
 
@@ -79,6 +82,6 @@ export function splitLanded(text: string): { page: LandedPage; body: string } {
 
 /** The metadata of a landed file (the body and record lists are dropped). */
 export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
-  const { invalid: _i, extras: _e, valid: _v, body: _b, ...meta } = parsed;
+  const { invalid: _i, x: _x, valid: _v, body: _b, ...meta } = parsed;
   return meta;
 }

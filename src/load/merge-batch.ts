@@ -67,10 +67,12 @@ export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeG
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
   const now = literal(opts.now.toISOString());
-  await conn.run(landedFilesSql(g.pipeline, g.files));
+  const partial = g.files.filter((f) => f.meta.quarantined > 0);
+  await conn.run(landedSql(g.pipeline, g.files));
+  await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
   const col = g.pipeline.time.column;
-  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi, count(*) AS n FROM stage`)).getRowObjectsJS()[0]!;
+  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   if (range.lo !== null) {
     for (const file of g.pipeline.load.merge) {
       await conn.run(sqlFile(file).replaceAll('{lo}', literal(String(range.lo))).replaceAll('{hi}', literal(String(range.hi))).replaceAll('$now', now));
@@ -78,22 +80,34 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   } else {
     await conn.run('CREATE OR REPLACE TEMP TABLE merge_stats AS SELECT NULL::VARCHAR AS window_id, 0::BIGINT AS rows, 0::BIGINT AS new_rows, 0::BIGINT AS changed_rows WHERE false');
   }
-  out.rows += Number(range.n);
-  await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString(), pipeline: g.pipeline.name });
-
+  // Pages, requests and records found invalid come from the pages' metadata; rows and records
+  // DuckDB refused, from the stage.
+  const counts = new Map<string, RunCounts>();
+  for (const f of g.files) {
+    const c = counts.get(f.meta.run_id) ?? { pages: 0, requests: 0, rows: 0, quarantined: 0 };
+    counts.set(f.meta.run_id, { ...c, pages: c.pages + 1, requests: c.requests + f.meta.requests, quarantined: c.quarantined + f.meta.quarantined });
+  }
+  let rejected = 0;
+  for (const r of (await conn.runAndReadAll(sqlFile('load/batch-counts.sql'))).getRowObjectsJS()) {
+    const c = counts.get(String(r.run_id))!;
+    c.rows += Number(r.rows);
+    c.quarantined += Number(r.rejected);
+    rejected += Number(r.rejected);
+    out.rows += Number(r.rows);
+  }
+  if (partial.length || rejected) await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString(), pipeline: g.pipeline.name });
+  for (const [runId, c] of counts) {
+    if (!opts.replay) await conn.run(sqlFile('load/run-counters.sql'), { run_id: runId, ...c });
+    const prev = out.runs.get(runId);
+    out.runs.set(runId, prev ? sum(prev, c) : c);
+  }
+  if (opts.replay) return;
   const stats = new Map<string, { rows: number; newRows: number; changedRows: number }>();
   for (const s of (await conn.runAndReadAll('SELECT * FROM merge_stats')).getRowObjectsJS()) {
     stats.set(String(s.window_id), { rows: Number(s.rows), newRows: Number(s.new_rows), changedRows: Number(s.changed_rows) });
   }
-  for (const c of (await conn.runAndReadAll(sqlFile('load/batch-counts.sql'))).getRowObjectsJS()) {
-    const counts = { pages: Number(c.pages), requests: Number(c.requests), rows: Number(c.rows), quarantined: Number(c.quarantined) };
-    if (!opts.replay) await conn.run(sqlFile('load/run-counters.sql'), { run_id: String(c.run_id), ...counts });
-    const prev = out.runs.get(String(c.run_id));
-    out.runs.set(String(c.run_id), prev ? sum(prev, counts) : counts);
-  }
   const byStream = new Map<string, LandedFile[]>();
   for (const f of g.files) byStream.set(f.meta.project_id, [...(byStream.get(f.meta.project_id) ?? []), f]);
-  if (opts.replay) return;
   for (const [projectId, files] of byStream) await advanceStream(conn, g.pipeline, projectId, files, stats, opts, out);
 }
 
@@ -155,26 +169,38 @@ async function advanceStream(
 }
 
 /**
- * `landed_files`: one row per page (project_id, run_id, seq, requests, window_id, invalid, extras,
- * recs: the records typed by the contract). Pages whose records are all valid are read at their body's
- * records field with the contract's type; pages with invalid records at `valid` (the valid ones
- * re-serialised when landed), because DuckDB's typed reader rejects a whole file on one bad record.
+ * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id, seq,
+ * ord, r, extra), read straight from the files by DuckDB's JSON reader with the contract's type.
+ * Pages whose records are all valid are read at their body's records field; pages with invalid
+ * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
+ * rejects a whole file on one bad record. `x` (the extra fields) is aligned with those records.
  */
-function landedFilesSql(p: PipelineDefinition, files: readonly LandedFile[]): string {
+function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string {
   const rec = duckdbType(p.record);
-  const common = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', requests: 'INTEGER', "window": 'STRUCT(id VARCHAR)', ` +
-    `invalid: 'STRUCT(i INTEGER, error VARCHAR, raw JSON)[]', extras: 'STRUCT(i INTEGER, x JSON)[]'`;
   const read = (list: readonly LandedFile[], field: string, type: string, recs: string) =>
-    `SELECT project_id, run_id, seq, requests, "window".id AS window_id, invalid, extras, ${recs} AS recs
+    `SELECT project_id, run_id, seq, "window".id AS window_id, x, ${recs} AS recs
      FROM read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)},
-                    columns = {${common}, ${field}: ${literal(type)}})`;
+                    columns = {project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR)', x: 'JSON[]', ${field}: ${literal(type)}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
   const partial = files.filter((f) => f.meta.quarantined > 0);
   const parts = [
     ...(whole.length ? [read(whole, 'body', `STRUCT(${quote(p.recordsField)} ${rec}[])`, `body.${quote(p.recordsField)}`)] : []),
     ...(partial.length ? [read(partial, 'valid', `${rec}[]`, 'valid')] : []),
   ];
-  return `CREATE OR REPLACE TEMP TABLE landed_files AS ${parts.join('\nUNION ALL BY NAME\n')}`;
+  return `CREATE OR REPLACE TEMP VIEW landed AS
+    SELECT project_id, run_id, window_id, seq, unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
+    FROM (${parts.join('\nUNION ALL BY NAME\n')})`;
+}
+
+/** The view `landed_invalid`: the records of the batch that failed the contract when fetched. */
+function invalidSql(partial: readonly LandedFile[]): string {
+  if (!partial.length) {
+    return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT NULL::VARCHAR AS project_id, NULL::VARCHAR AS run_id,
+      NULL::STRUCT(i INTEGER, error VARCHAR, raw JSON) AS q WHERE false`;
+  }
+  return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT project_id, run_id, unnest(invalid) AS q
+    FROM read_json([${partial.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(partial)},
+                   columns = {project_id: 'VARCHAR', run_id: 'VARCHAR', invalid: 'STRUCT(i INTEGER, error VARCHAR, raw JSON)[]'})`;
 }
 
 const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;

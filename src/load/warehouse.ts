@@ -24,8 +24,12 @@ export interface OpenOptions {
   readPath?: string;
 }
 
-/** DuckDB's own defaults take 80% of RAM and every core; a scheduled job sharing a host should not. */
-export const DEFAULT_MEMORY_LIMIT = '256MB';
+/**
+ * DuckDB's own defaults take 80% of RAM and every core; a scheduled job sharing a host should not.
+ * Measured (docs/performance.md): the peak of a sync is dominated by DuckDB's JSON reading and its
+ * checkpoints, not by this buffer pool limit; 128MB costs nothing in speed, 64MB a third of it.
+ */
+export const DEFAULT_MEMORY_LIMIT = '128MB';
 export const DEFAULT_THREADS = 2;
 
 export async function openWarehouse(path: string, opts: OpenOptions = {}): Promise<Warehouse> {

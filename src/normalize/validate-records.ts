@@ -8,8 +8,8 @@ import type { InvalidRecord } from '../land/landed-page.js';
 
 export interface ValidatedRecords {
   invalid: InvalidRecord[];
-  /** Fields not in the contract, by index in the records the merger reads (`valid` when set, else all). */
-  extras: { i: number; x: Record<string, unknown> }[];
+  /** Per record the merger reads (`valid` when set, else all): the fields not in the contract, or null. */
+  x: (Record<string, unknown> | null)[];
   /** Set only when some record is invalid: the valid ones, in page order. */
   valid?: unknown[];
 }
@@ -40,9 +40,9 @@ export function validateRecords(schema: ZodType, fields: readonly string[], reco
     }
     ok.push({ raw, extra });
   });
-  const extras = ok.flatMap((r, i) => (r.extra ? [{ i, x: r.extra }] : []));
-  if (invalid.length === 0) return { invalid, extras };
-  return { invalid, extras, valid: ok.map((r) => r.raw) };
+  const x = ok.map((r) => r.extra);
+  if (invalid.length === 0) return { invalid, x };
+  return { invalid, x, valid: ok.map((r) => r.raw) };
 }
 
 /** "query: expected string, received undefined; resolutionStatus: …" */

@@ -101,7 +101,7 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     next: page.next,
     window_limit_ms: t.windowLimitMs,
     invalid: v.invalid,
-    extras: v.extras,
+    x: v.x,
     ...(v.valid ? { valid: v.valid } : {}),
   }, page.body);
   if (deps.timing) deps.timing.landMs += performance.now() - validated;

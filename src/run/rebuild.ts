@@ -82,7 +82,7 @@ export async function runRebuild(
         const { page, body } = splitLanded(kept.text);
         const records = ((JSON.parse(body) as Record<string, unknown>)[pipeline.recordsField] as unknown[] | undefined) ?? [];
         const v = validateRecords(pipeline.record, fieldsOf(pipeline.record), records);
-        const { invalid: _i, extras: _e, valid: _v, ...meta } = page;
+        const { invalid: _i, x: _x, valid: _v, ...meta } = page;
         batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v }, body));
         const w = windows.get(meta.window.id) ?? { from: Date.parse(meta.window.from), to: Date.parse(meta.window.to), first: false, last: false };
         w.first ||= meta.request.cursor === null && meta.request.offset === null;

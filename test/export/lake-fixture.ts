@@ -52,8 +52,8 @@ export type Row = Record<string, unknown>;
 
 /** Rows of a warehouse table as the lake should hold them: timestamps as epoch micros, JSON as text. */
 export async function warehouseTable(conn: DuckDBConnection, table: 'conversations' | 'sources' | 'sync_runs' | 'quarantine'): Promise<Row[]> {
-  // sources_hash is the merge's change detector, not part of the lake's contract.
-  const cols = (await conn.runAndReadAll(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $t AND column_name <> 'sources_hash' ORDER BY ordinal_position`, { t: table }))
+  // content_hash is the merge's change detector, not part of the lake's contract.
+  const cols = (await conn.runAndReadAll(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $t AND column_name <> 'content_hash' ORDER BY ordinal_position`, { t: table }))
     .getRowObjectsJS();
   const select = cols.map((c) => {
     const n = String(c.column_name);

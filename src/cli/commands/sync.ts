@@ -34,7 +34,7 @@ export function addSyncOptions(cmd: Command): Command {
     .option('--max-window <duration>', 'longest window of one read (default 7d; a window the API times out on is bisected)', durationArg)
     .addOption(new Option('--rereads <schedule>', `when recent data is read again: ages after an interval ends, each +slack (default ${formatRereads(DEFAULT_REREADS)}; "none")`).argParser(wrap(parseRereads)))
     .addOption(new Option('--keep-raw <duration>', 'keep merged raw pages (compressed) this long, for `docs-etl rebuild`; none: delete them once merged').argParser(wrap(parseKeepRaw)).default(undefined, 'none'))
-    .option('--memory-limit <size>', 'DuckDB memory limit (default 256MB)', (v: string) => {
+    .option('--memory-limit <size>', 'DuckDB memory limit (default 128MB)', (v: string) => {
       if (!MEMORY.test(v.trim())) throw new InvalidArgumentError(`expected a size such as 256MB or 1GB, got "${v}"`);
       return v.trim();
     })
