@@ -18,10 +18,10 @@ export interface ExtractedPage {
   /** The body as received. */
   body: string;
   records: unknown[];
-  /** What was sent for this page. */
-  request: Position;
-  /** Where the window continues; `complete`: this page was its last. */
-  next: Position & { complete: boolean };
+  /** What was sent for this page (`filter`: the split filters of a split request). */
+  request: Position & { filter?: Record<string, string> };
+  /** Where the window continues; `complete`: this page was its last; `truncated`: the API had more. */
+  next: Position & { complete: boolean; truncated?: boolean };
   requests: number;
   /** True for the first page after the window was restarted (rejected cursor). */
   restarted: boolean;
@@ -40,9 +40,14 @@ export const START: Position = { cursor: null, offset: null };
 export async function* readWindow(
   client: AnalyticsClient, pipeline: PipelineDefinition, projectId: string, window: Window, start: Position, opts: ReadOptions,
 ): AsyncGenerator<ExtractedPage> {
+  if (pipeline.paging.style === 'split') {
+    yield* readSplit(client, pipeline, projectId, window, opts);
+    return;
+  }
   let at = start;
   let restarts = 0;
   let restarted = false;
+  let pages = 0;
   const seen = new Set<string>();
   for (;;) {
     let fetched;
@@ -58,7 +63,7 @@ export async function* readWindow(
       continue;
     }
     const page = envelope(pipeline, fetched.json);
-    const next = following(pipeline, at, page);
+    const next = following(pipeline, at, page, ++pages);
     if (next.cursor !== null) {
       if (seen.has(next.cursor) || next.cursor === at.cursor) {
         throw new FatalError(`the API returned the same cursor twice in window ${window.from.toISOString()} → ${window.to.toISOString()} (a paging loop): the window was ended, no further requests`);
@@ -70,6 +75,39 @@ export async function* readWindow(
     if (next.complete) return;
     at = { cursor: next.cursor, offset: next.offset };
   }
+}
+
+/**
+ * Split paging (no cursor, no offset): a request that says `hasMore` is asked again per value of
+ * the next split filter; only the answers that are not split further are yielded (what the split
+ * requests cost is carried by them). One answer is held back so the last one can say `complete`.
+ */
+async function* readSplit(
+  client: AnalyticsClient, p: PipelineDefinition, projectId: string, window: Window, opts: ReadOptions,
+): AsyncGenerator<ExtractedPage> {
+  if (p.paging.style !== 'split') return;
+  const splits = p.paging.splits;
+  const queue: { filter: Record<string, string>; level: number }[] = [{ filter: {}, level: 0 }];
+  let held: ExtractedPage | null = null;
+  let unyielded = 0;
+  while (queue.length) {
+    const { filter, level } = queue.shift()!;
+    const fetched = await client.get(p.endpoint, projectId, { ...params(p, window, START), ...filter }, { signal: opts.signal, onRequest: opts.onRequest });
+    unyielded += fetched.requests;
+    const page = envelope(p, fetched.json);
+    const split = splits[level];
+    if (page.hasMore && split) {
+      for (const v of split.values) queue.push({ filter: { ...filter, [split.param]: v }, level: level + 1 });
+      continue;
+    }
+    if (held) yield held;
+    held = {
+      body: fetched.body, records: page.records, request: { ...START, filter }, requests: unyielded, restarted: false,
+      next: { ...START, complete: false, truncated: page.hasMore === true },
+    };
+    unyielded = 0;
+  }
+  if (held) yield { ...held, requests: held.requests + unyielded, next: { ...held.next, complete: true } };
 }
 
 function params(p: PipelineDefinition, w: Window, at: Position): Record<string, string> {
@@ -89,9 +127,9 @@ interface Envelope {
 /** The paging fields of a page; a body without them is a broken response (retried like a 5xx). */
 function envelope(p: PipelineDefinition, json: unknown): Envelope {
   const o = json as Record<string, unknown> | null;
-  const records = o?.[p.recordsField];
   const broken = (why: string) => new RetriableError(`response does not match the ${p.name} page contract: ${why}`, 200);
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw broken('not a JSON object');
+  const records = p.recordsField === null ? [o] : o[p.recordsField];
   if (!Array.isArray(records)) throw broken(`"${p.recordsField}" is not an array`);
   let nextCursor: string | null = null;
   let hasMore: boolean | null = null;
@@ -99,25 +137,27 @@ function envelope(p: PipelineDefinition, json: unknown): Envelope {
     if (o.nextCursor !== null && typeof o.nextCursor !== 'string') throw broken('"nextCursor" is not a string or null');
     nextCursor = o.nextCursor as string | null;
   }
-  if (p.paging.style === 'offset' || (p.paging.style === 'cursor' && p.paging.hasMore)) {
+  if (p.paging.style === 'offset' || p.paging.style === 'split' || (p.paging.style === 'cursor' && p.paging.hasMore)) {
     if (typeof o.hasMore !== 'boolean') throw broken('"hasMore" is not a boolean');
     hasMore = o.hasMore;
   }
   return { records, nextCursor, hasMore };
 }
 
-function following(p: PipelineDefinition, at: Position, page: Envelope): ExtractedPage['next'] {
+function following(p: PipelineDefinition, at: Position, page: Envelope, pages: number): ExtractedPage['next'] {
   switch (p.paging.style) {
     case 'cursor': {
       // hasMore without a cursor cannot be followed: the window ends there.
       const more = Boolean(page.nextCursor) && (page.hasMore ?? true);
-      return { cursor: more ? page.nextCursor : null, offset: null, complete: !more };
+      const capped = more && p.paging.maxPages !== undefined && pages >= p.paging.maxPages;
+      return { cursor: more && !capped ? page.nextCursor : null, offset: null, complete: !more || capped, ...(capped ? { truncated: true } : {}) };
     }
     case 'offset': {
       const more = page.hasMore === true && page.records.length > 0;
       return { cursor: null, offset: more ? (at.offset ?? 0) + p.paging.limit : null, complete: !more };
     }
     case 'single':
+    case 'split':
       return { cursor: null, offset: null, complete: true };
   }
 }

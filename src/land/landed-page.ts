@@ -40,8 +40,10 @@ export interface LandedMeta {
   records: number;
   quarantined: number;
   window: LandedWindow;
-  request: { cursor: string | null; offset: number | null };
-  next: { cursor: string | null; offset: number | null; complete: boolean };
+  /** `filter`: the split filters of a split request. */
+  request: { cursor: string | null; offset: number | null; filter?: Record<string, string> };
+  /** `truncated`: the API had more than this window read (a page cap, or a split that stayed full). */
+  next: { cursor: string | null; offset: number | null; complete: boolean; truncated?: boolean };
   window_limit_ms: number | null;
 }
 

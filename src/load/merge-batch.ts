@@ -43,6 +43,8 @@ export interface MergeOptions {
   now: Date;
   /** A window read this long after its end settles its interval (no re-read due any more). */
   settleAgeMs: number;
+  /** The same per pipeline (pipelines may have their own re-read schedule); default settleAgeMs. */
+  settleAgeFor?: (p: PipelineDefinition) => number;
   /**
    * Rebuild: the pages are kept pages replayed into emptied tables. Rows and quarantine are
    * written; checkpoints, coverage, the read log and run counters are left as they are.
@@ -60,7 +62,7 @@ function maxObjectBytes(files: readonly LandedFile[]): number {
 export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeGroup[], opts: MergeOptions): Promise<MergedBatch> {
   const out: MergedBatch = { runs: new Map(), completed: [], rows: 0 };
   await inTransaction(conn, async () => {
-    for (const g of groups) await mergeGroup(conn, g, opts, out);
+    for (const g of groups) await mergeGroup(conn, g, { ...opts, settleAgeMs: opts.settleAgeFor?.(g.pipeline) ?? opts.settleAgeMs }, out);
   });
   return out;
 }
@@ -68,7 +70,7 @@ export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeG
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
   const now = literal(opts.now.toISOString());
   const partial = g.files.filter((f) => f.meta.quarantined > 0);
-  await conn.run(landedSql(g.pipeline, g.files));
+  for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
   const col = g.pipeline.time.column;
@@ -169,27 +171,40 @@ async function advanceStream(
 }
 
 /**
- * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id, seq,
- * ord, r, extra), read straight from the files by DuckDB's JSON reader with the contract's type.
- * Pages whose records are all valid are read at their body's records field; pages with invalid
+ * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
+ * window_from, window_to, truncated, seq, ord, r, extra), read straight from the files by DuckDB's
+ * JSON reader with the contract's type. Pages whose records are all valid are read at their body's
+ * records field (or the body itself, for endpoints whose body is one record); pages with invalid
  * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
  * rejects a whole file on one bad record. `x` (the extra fields) is aligned with those records.
+ * With page-level fields declared, the view `landed_pages` has one row per page with them (`page`).
  */
-function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string {
+function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
   const rec = duckdbType(p.record);
-  const read = (list: readonly LandedFile[], field: string, type: string, recs: string) =>
-    `SELECT project_id, run_id, seq, "window".id AS window_id, x, ${recs} AS recs
-     FROM read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)},
-                    columns = {project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR)', x: 'JSON[]', ${field}: ${literal(type)}})`;
+  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ)', ` +
+    `next: 'STRUCT(truncated BOOLEAN)', x: 'JSON[]'`;
+  const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
+       coalesce(next.truncated, false) AS truncated, x`;
+  const read = (list: readonly LandedFile[], columns: string) =>
+    `read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
   const partial = files.filter((f) => f.meta.quarantined > 0);
+  const bodyRecs = p.recordsField === null
+    ? { type: rec, expr: '[body]' }
+    : { type: `STRUCT(${quote(p.recordsField)} ${rec}[])`, expr: `body.${quote(p.recordsField)}` };
   const parts = [
-    ...(whole.length ? [read(whole, 'body', `STRUCT(${quote(p.recordsField)} ${rec}[])`, `body.${quote(p.recordsField)}`)] : []),
-    ...(partial.length ? [read(partial, 'valid', `${rec}[]`, 'valid')] : []),
+    ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs FROM ${read(whole, `${meta}, body: ${literal(bodyRecs.type)}`)}`] : []),
+    ...(partial.length ? [`SELECT ${cols}, valid AS recs FROM ${read(partial, `${meta}, valid: ${literal(`${rec}[]`)}`)}`] : []),
   ];
-  return `CREATE OR REPLACE TEMP VIEW landed AS
-    SELECT project_id, run_id, window_id, seq, unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
-    FROM (${parts.join('\nUNION ALL BY NAME\n')})`;
+  const out = [`CREATE OR REPLACE TEMP VIEW landed AS
+    SELECT project_id, run_id, window_id, window_from, window_to, truncated, seq,
+           unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
+    FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
+  if (p.page) {
+    out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
+      SELECT ${cols.replace(', x', '')}, body AS page FROM ${read(files, `${meta}, body: ${literal(duckdbType(p.page))}`)}`);
+  }
+  return out;
 }
 
 /** The view `landed_invalid`: the records of the batch that failed the contract when fetched. */

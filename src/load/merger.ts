@@ -20,6 +20,7 @@ export interface MergerDeps {
   /** Keep merged pages (compressed) for rebuild instead of deleting them. */
   keepRaw: boolean;
   settleAgeMs: number;
+  settleAgeFor?: (p: PipelineDefinition) => number;
   /** Largest batch, in records and in pages. */
   maxBatchRows?: number;
   maxBatchPages?: number;
@@ -55,7 +56,7 @@ export class Merger {
     this.loop = this.run().finally(() => {
       this.loop = null;
       // A page that landed while the last batch committed is picked up here.
-      if ([...this.queue.keys()].some((k) => !this.failed.has(k))) this.kick();
+      if ([...this.queue].some(([k, files]) => !this.failed.has(k) && this.ready(files) > 0)) this.kick();
     });
   }
 
@@ -64,7 +65,7 @@ export class Merger {
     return this.failed.has(`${pipeline}\u0000${projectId}`);
   }
 
-  /** Waits until every landed page is merged; throws when some stream's pages could not be. */
+  /** Waits until every landed page that can be is merged; throws when some stream's pages could not be. */
   async drain(): Promise<void> {
     while (this.loop) await this.loop;
     if (this.failed.size) {
@@ -96,7 +97,7 @@ export class Merger {
     this.deps.logger.debug({ pages: files.length, first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
     const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
     const merged = await this.deps.writer.run((conn) =>
-      mergeBatch(conn, groups, { now: this.deps.clock.now(), settleAgeMs: this.deps.settleAgeMs }));
+      mergeBatch(conn, groups, { now: this.deps.clock.now(), settleAgeMs: this.deps.settleAgeMs, settleAgeFor: this.deps.settleAgeFor }));
     this.deps.zone.release(files, this.deps.keepRaw);
     this.stats.batches++;
     this.stats.pages += files.length;
@@ -113,15 +114,40 @@ export class Merger {
     let rows = 0;
     for (const [k, files] of this.queue) {
       if (this.failed.has(k)) continue;
-      while (files.length && out.length < maxPages && (out.length === 0 || rows + files[0]!.meta.records <= maxRows)) {
+      // A stream whose SQL replaces a window's rows merges whole windows only, each in one batch.
+      const ready = this.ready(files);
+      const atomic = this.pipeline(files[0]!.meta.pipeline).load.atomicWindows === true;
+      let taken = 0;
+      while (taken < ready && (atomic || (out.length < maxPages && (out.length === 0 || rows + files[0]!.meta.records <= maxRows)))) {
         const f = files.shift()!;
         out.push(f);
         rows += f.meta.records;
+        taken++;
       }
       if (!files.length) this.queue.delete(k);
       if (out.length >= maxPages || rows >= maxRows) break;
     }
     return out;
+  }
+
+  /** Pages of a stream's queue that may be merged now: all, or for atomic windows those up to the last complete one. */
+  private ready(files: readonly LandedFile[]): number {
+    if (!files.length) return 0;
+    if (this.pipeline(files[0]!.meta.pipeline).load.atomicWindows !== true) return files.length;
+    for (let i = files.length - 1; i >= 0; i--) if (files[i]!.meta.next.complete) return i + 1;
+    return 0;
+  }
+
+  /** Forgets a stream's waiting pages and deletes them (a window that cannot be resumed is read again). */
+  drop(pipeline: string, projectId: string): void {
+    const k = `${pipeline}\u0000${projectId}`;
+    this.deps.zone.release(this.queue.get(k) ?? [], false);
+    this.queue.delete(k);
+  }
+
+  /** Landed pages of a stream waiting for the rest of their window (atomic pipelines). */
+  waiting(pipeline: string, projectId: string): readonly LandedFile[] {
+    return this.queue.get(`${pipeline}\u0000${projectId}`) ?? [];
   }
 
   private pipeline(name: string): PipelineDefinition {

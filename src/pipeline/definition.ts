@@ -3,15 +3,26 @@
 // stages and merges landed pages. The runner, planner and loader read this and know no endpoint by
 // name: adding an endpoint is a pipeline file, its contract, its SQL and its sandbox route.
 import type { ZodType } from 'zod';
+import type { RereadStage } from '../plan/schedule.js';
 
 /** How an endpoint pages (contract.md, per endpoint). */
 export type Paging =
-  /** `cursor` parameter from the previous `nextCursor`; more while `hasMore` (or, without hasMore, while nextCursor is not null). */
-  | { style: 'cursor'; limit: number; hasMore: boolean }
+  /**
+   * `cursor` parameter from the previous `nextCursor`; more while `hasMore` (or, without hasMore,
+   * while nextCursor is not null). `maxPages`: the window ends after that many pages (the rest is
+   * a tail nobody reads, e.g. searches ordered by hits), and the page says it was cut.
+   */
+  | { style: 'cursor'; limit: number; hasMore: boolean; maxPages?: number }
   /** `offset` += limit while `hasMore`. */
   | { style: 'offset'; limit: number }
   /** One response per window. */
-  | { style: 'single' };
+  | { style: 'single' }
+  /**
+   * No paging at all (one page of at most `limit` per request): while a response says `hasMore`,
+   * the request is split by each value of the next filter in `splits` (their results are disjoint
+   * and add up); a split that still says `hasMore` after the last level is kept and marked cut.
+   */
+  | { style: 'split'; limit: number; splits: readonly { param: string; values: readonly string[] }[] };
 
 export interface PipelineDefinition {
   /** Key of the pipeline in sync_state, sync_runs, coverage (snake_case, stable: a public name). */
@@ -19,23 +30,34 @@ export interface PipelineDefinition {
   /** API path; {projectId} is substituted. */
   endpoint: string;
   paging: Paging;
-  /** Field of a page that holds the records (validated one by one; an invalid one is quarantined). */
-  recordsField: string;
+  /** Field of a page that holds the records; null: the whole body is one record. */
+  recordsField: string | null;
   /** Contract of one record (a zod object; fields it does not name are kept as `extra`). */
   record: ZodType;
+  /** Page-level fields the SQL reads besides the records (totals, totalSearches), as a zod object. */
+  page?: ZodType;
   /** The warehouse key of a record, for documentation and tests (kept unique by the merge). */
   key: readonly string[];
   /**
-   * The record field dateFrom/dateTo filter on, the staged column it becomes (the merge reads only
-   * stored rows in the batch's range of it), and how windows are cut ('event': any span).
+   * Windows: 'event' windows of any span on the record time `field` (the merge reads only stored rows
+   * in the batch's range of `column`); 'day' windows are single days in the project's time zone, for
+   * endpoints that aggregate over the requested range (each day is its own request).
    */
-  time: { field: string; column: string; granularity: 'event' };
-  /** SQL (paths under sql/): `stage` builds the batch's typed rows, `merge` files apply them in order. */
-  load: { stage: string; merge: readonly string[] };
-  /** Tables the pipeline writes (rebuild empties them for a project before replaying). */
+  time: { field: string | null; column: string; granularity: 'event' | 'day' };
+  /**
+   * SQL (paths under sql/): `stage` builds the batch's typed rows, `merge` files apply them in
+   * order. `atomicWindows`: a window is merged only once all its pages landed, in one batch (for
+   * SQL that replaces a day's rows with a window's).
+   */
+  load: { stage: string; merge: readonly string[]; atomicWindows?: boolean };
+  /** Tables the pipeline writes (rebuild and reset empty them for a project). */
   tables: readonly string[];
   /** Order among pipelines for the same purpose (lower first): the assistant head goes first. */
   priority: number;
+  /** Its own re-read schedule (default: the configured one). */
+  rereads?: readonly RereadStage[];
+  /** Days of history read when no --from is given ('day' pipelines; default 30). */
+  defaultHistoryDays?: number;
 }
 
 /** Page size of a pipeline (the endpoint's maximum limit; 1 for single responses). */

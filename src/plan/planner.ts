@@ -7,6 +7,7 @@
 // Windows are bounded by `maxWindowMs`, by the learned row density (so a window is about
 // `windowPages` pages) and by what a bisection learned. Pure: no I/O, no clock.
 import { applyRead, gaps, type CoverageInterval } from '../core/intervals.js';
+import { localDays } from '../core/time-zone.js';
 import { BEGINNING, type Purpose, type Window } from '../core/window.js';
 import { dueReread, settleAgeMs, type RereadStage } from './schedule.js';
 
@@ -24,6 +25,11 @@ export interface PlanConfig {
   fillPages: number;
   /** Deprecated `--lookback`: re-read this span before the head on every run. */
   lookbackMs?: number;
+  /** 'day': windows are whole local days of `timezone` (endpoints that aggregate over a range). */
+  granularity?: 'event' | 'day';
+  timezone?: string;
+  /** 'day' windows: days read when `from` is not set. */
+  historyDays?: number;
 }
 
 export interface StreamInput {
@@ -53,6 +59,7 @@ const MAX_BACKFILL_WINDOWS = 500;
 const MAX_HISTORY_STEPS = 52;
 
 export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
+  if (c.granularity === 'day') return planDays(s, c);
   const out: PlannedWindow[] = [];
   const est = (from: number, to: number) => (s.density === null ? 1 : Math.max(1, Math.ceil((s.density * (to - from)) / c.pageSize)));
   const span = spanLimit(s, c);
@@ -145,4 +152,40 @@ function split(from: number, to: number, span: number, purpose: Purpose, est: (f
 
 function window(from: number, to: number, purpose: Purpose, est: (f: number, t: number) => number): PlannedWindow {
   return { from: new Date(from), to: new Date(to), purpose, estRequests: est(from, to) };
+}
+
+/**
+ * Endpoints that aggregate over the requested range are read one complete local day at a time
+ * (today is not complete yet): the newest day not read yet is the head, days due for their re-read
+ * (once the day's late data has settled) come next, older days not read yet are backfill, newest
+ * first. Days are never merged into one window: each is its own request.
+ */
+function planDays(s: StreamInput, c: PlanConfig): PlannedWindow[] {
+  const out: PlannedWindow[] = [];
+  const est = (from: number, to: number) => (s.density === null ? 1 : Math.max(1, Math.ceil((s.density * (to - from)) / c.pageSize)));
+  let map: CoverageInterval[] = [...s.coverage];
+  if (s.open) {
+    const { from, to, purpose, id, cursor, offset, pages } = s.open;
+    out.push({ from, to, purpose, estRequests: Math.max(1, est(from.getTime(), to.getTime()) - pages), resume: { id, cursor, offset, pages } });
+    map = applyRead(map, { from: from.getTime(), to: to.getTime(), at: c.now, rows: null }, settleAgeMs(c.rereads));
+  }
+  const lower = c.from ?? c.now - (c.historyDays ?? 30) * 86_400_000;
+  const days = localDays(lower, c.now, c.timezone ?? 'UTC').reverse();
+  const covering = (d: { from: number; to: number }) => map.find((iv) => iv.from <= d.from && iv.to >= d.to);
+  let headTaken = false;
+  const rereads: PlannedWindow[] = [];
+  const backfill: PlannedWindow[] = [];
+  for (const d of days) {
+    const iv = covering(d);
+    if (!iv) {
+      const w = window(d.from, d.to, headTaken ? 'backfill' : 'head', est);
+      headTaken = true;
+      (w.purpose === 'head' ? out : backfill).push(w);
+      continue;
+    }
+    headTaken = true;
+    const due = iv.settled ? null : dueReread(c.rereads, d.to, iv.readAt, c.now);
+    if (due) rereads.push(window(d.from, d.to, due.purpose, est));
+  }
+  return [...out, ...rereads.sort((a, b) => Number(a.purpose === 'recheck') - Number(b.purpose === 'recheck')), ...backfill.slice(0, MAX_BACKFILL_WINDOWS)];
 }

@@ -80,7 +80,8 @@ export async function runRebuild(
       };
       for (const kept of zone.kept(s)) {
         const { page, body } = splitLanded(kept.text);
-        const records = ((JSON.parse(body) as Record<string, unknown>)[pipeline.recordsField] as unknown[] | undefined) ?? [];
+        const parsed = JSON.parse(body) as Record<string, unknown>;
+        const records = pipeline.recordsField === null ? [parsed] : ((parsed[pipeline.recordsField] as unknown[] | undefined) ?? []);
         const v = validateRecords(pipeline.record, fieldsOf(pipeline.record), records);
         const { invalid: _i, x: _x, valid: _v, ...meta } = page;
         batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v }, body));

@@ -23,6 +23,8 @@ export interface OrgStream {
   projectId: string;
   organization: string;
   from: Date | null;
+  /** The project's zone: day windows follow its midnights. */
+  timezone: string;
   pipeline: PipelineDefinition;
   client: AnalyticsClient;
   state: StreamState;
@@ -56,7 +58,11 @@ export function planOrganization(streams: readonly OrgStream[], settings: PlanSe
     priority: s.pipeline.priority,
     windows: planStream(
       { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs },
-      { ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline) },
+      {
+        ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
+        granularity: s.pipeline.time.granularity, timezone: s.timezone, historyDays: s.pipeline.defaultHistoryDays,
+        rereads: s.pipeline.rereads ?? settings.rereads,
+      },
     ),
   })), available);
 }

@@ -74,6 +74,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const merger = new Merger({
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
       settleAgeMs: settleAgeMs(cfg.plan.rereads),
+      settleAgeFor: (p) => settleAgeMs(p.rereads ?? cfg.plan.rereads),
       onMerged: (batch) => {
         for (const [runId, c] of batch.runs) {
           const s = summaries.get(runId);
@@ -112,7 +113,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
           timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: cfg.maxPageBytes,
         }),
-      }))), deps.clock.now());
+      }))), deps.clock.now(), merger);
       const now = deps.clock.now();
       const available = budget.available(cfg.maxWaitMs);
       const plan = planOrganization(streams, { ...cfg.plan, lookbackMs: cfg.lookbackMs ?? undefined }, now, available);
