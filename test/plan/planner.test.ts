@@ -1,0 +1,139 @@
+// The planner as a table: what a run reads, for a given coverage, density, schedule and clock.
+import { describe, expect, it } from 'vitest';
+import type { CoverageInterval } from '../../src/core/intervals.js';
+import { planOrg } from '../../src/plan/org-plan.js';
+import { FIRST_HEAD_MS, planStream, type PlanConfig, type StreamInput } from '../../src/plan/planner.js';
+import { DEFAULT_REREADS, dueReread, parseRereads } from '../../src/plan/schedule.js';
+
+const H = 3_600_000;
+const D = 24 * H;
+const NOW = Date.parse('2026-11-10T12:00:00Z');
+const cfg = (over: Partial<PlanConfig> = {}): PlanConfig => ({
+  now: NOW, from: null, maxWindowMs: 7 * D, headOverlapMs: 10 * 60_000, windowPages: 50, rereads: DEFAULT_REREADS,
+  pageSize: 1000, fillPages: 10, ...over,
+});
+const stream = (over: Partial<StreamInput> = {}): StreamInput => ({ coverage: [], open: null, density: null, windowLimitMs: null, ...over });
+const cov = (fromH: number, toH: number, readAtH: number, extra: Partial<CoverageInterval> = {}): CoverageInterval => ({
+  from: NOW + fromH * H, to: NOW + toH * H, firstReadAt: NOW + readAtH * H, readAt: NOW + readAtH * H, reads: 1, rows: null, settled: false, ...extra,
+});
+const view = (ws: ReturnType<typeof planStream>) => ws.map((w) => [w.purpose, (w.from.getTime() - NOW) / H, (w.to.getTime() - NOW) / H, w.estRequests]);
+
+describe('re-read schedule', () => {
+  it.each([
+    ['3h+2h,24h+6h', [{ afterMs: 3 * H, withinMs: 2 * H }, { afterMs: 24 * H, withinMs: 6 * H }]],
+    ['none', []],
+    ['90m', [{ afterMs: 90 * 60_000, withinMs: 0 }]],
+  ])('parses %s', (text, want) => expect(parseRereads(text)).toEqual(want));
+
+  it.each(['24h,3h', '3h+x', ''])('refuses %j', (text) => expect(() => parseRereads(text)).toThrow());
+
+  it.each([
+    // [interval end, last read, now] → purpose due (or null)
+    [0, 0, 2, null],
+    [0, 0, 3, 'recheck'],
+    [0, 3, 23, null],
+    [0, 3, 24, 'settle'],
+    [0, 0, 30, 'settle'], // both ages passed: one read serves as the settle read
+    [0, 25, 40, null], // settled
+  ])('an interval ending at %dh, read at %dh, at %dh: %s', (to, readAt, now, want) => {
+    expect(dueReread(DEFAULT_REREADS, to * H, readAt * H, now * H)?.purpose ?? null).toBe(want);
+  });
+});
+
+describe('planStream (event time)', () => {
+  it('a first run without density: an hour of head, then weekly backfill newest first', () => {
+    const ws = planStream(stream(), cfg({ from: NOW - 15 * D }));
+    expect(view(ws).slice(0, 4)).toEqual([['head', -1, 0, 1], ['backfill', -1 - 168, -1, 1], ['backfill', -1 - 336, -1 - 168, 1], ['backfill', -360, -337, 1]]);
+    expect(ws[0]!.to.getTime() - ws[0]!.from.getTime()).toBe(FIRST_HEAD_MS);
+  });
+
+  it('a steady head starts the overlap before the end of coverage', () => {
+    const ws = planStream(stream({ coverage: [cov(-48, -1, -1, { settled: false })], density: 1000 / H }), cfg({ from: NOW - 48 * H }));
+    expect(view(ws)[0]).toEqual(['head', -1 - 1 / 6, 0, 2]);
+  });
+
+  it('windows are sized to windowPages at the learned density, and to a bisection\'s limit', () => {
+    const dense = planStream(stream({ density: 10_000 / H }), cfg({ from: NOW - 20 * H }));
+    expect(dense.every((w) => w.to.getTime() - w.from.getTime() <= 5 * H)).toBe(true);
+    const bisected = planStream(stream({ density: 10 / H, windowLimitMs: 2 * H }), cfg({ from: NOW - 10 * H }));
+    expect(bisected.every((w) => w.to.getTime() - w.from.getTime() <= 2 * H)).toBe(true);
+  });
+
+  it('a due re-read waits (within its slack) until it fills pages; at its deadline it is read anyway', () => {
+    // [-31, -30) is past its settle deadline (24h + 6h); [-4, -3.5) is due a recheck (3h) but
+    // worth less than 10 pages and before its deadline (3h + 2h).
+    const coverage = [cov(-31, -30, -30), cov(-30, -4, -4), cov(-4, -3.5, -3.5), cov(-3.5, 0, 0)];
+    const sparse = planStream(stream({ coverage, density: 100 / H }), cfg({ from: NOW - 31 * H }));
+    expect(view(sparse).map((w) => w[0])).toEqual(['head', 'settle']);
+    expect(view(sparse)[1]!.slice(1, 3)).toEqual([-31, -30]);
+    // The same recheck worth many pages is read at once.
+    const dense = planStream(stream({ coverage, density: 30_000 / H }), cfg({ from: NOW - 31 * H }));
+    expect(view(dense).map((w) => w[0])).toContain('recheck');
+  });
+
+  it('the open window is resumed first and no other window repeats it', () => {
+    const open = { from: new Date(NOW - 3 * H), to: new Date(NOW - 2 * H), purpose: 'backfill' as const, id: 'w1', pages: 2, cursor: 'C', offset: null };
+    const ws = planStream(stream({ open, coverage: [cov(-2, -1, -1)] }), cfg({ from: NOW - 3 * H }));
+    expect(ws[0]).toMatchObject({ purpose: 'backfill', resume: { id: 'w1', cursor: 'C', pages: 2 } });
+    expect(ws.slice(1).some((w) => w.from.getTime() < NOW - 2 * H)).toBe(false);
+  });
+
+  it('all history: once the oldest read came back empty, the rest is one window of one request', () => {
+    const coverage = [cov(-400, -200, -1, { rows: 0, settled: true }), cov(-200, 0, 0, { rows: 500 })];
+    const ws = planStream(stream({ coverage, density: 1 / H }), cfg());
+    expect(view(ws).at(-1)).toEqual(['backfill', -NOW / H, -400, 1]);
+  });
+
+  it('the deprecated lookback re-reads its span before the head on every run', () => {
+    const ws = planStream(stream({ coverage: [cov(-48, 0, 0)], density: 100 / H }), cfg({ lookbackMs: 24 * H, from: NOW - 48 * H }));
+    expect(view(ws)[0]![1]).toBeCloseTo(-24 - 1 / 6);
+  });
+});
+
+describe('planStream (day windows)', () => {
+  const day = (over: Partial<PlanConfig> = {}) => cfg({ granularity: 'day', timezone: 'UTC', rereads: [{ afterMs: 12 * H, withinMs: 12 * H }], ...over });
+
+  it('reads complete days only: yesterday is the head, older days backfill, newest first', () => {
+    const ws = planStream(stream(), day({ from: NOW - 3 * D }));
+    expect(ws.map((w) => [w.purpose, w.from.toISOString(), w.to.toISOString()])).toEqual([
+      ['head', '2026-11-09T00:00:00.000Z', '2026-11-10T00:00:00.000Z'],
+      ['backfill', '2026-11-08T00:00:00.000Z', '2026-11-09T00:00:00.000Z'],
+    ]);
+  });
+
+  it('follows the project\'s midnights, DST included', () => {
+    const ws = planStream(stream(), day({ now: Date.parse('2026-03-30T12:00:00Z'), from: Date.parse('2026-03-27T00:00:00Z'), timezone: 'Europe/Berlin' }));
+    // Newest first: Sunday 29 March (23 h: the clocks went forward), then Saturday.
+    expect(ws.map((w) => (w.to.getTime() - w.from.getTime()) / H)).toEqual([23, 24]);
+    expect(ws[0]!.from.toISOString()).toBe('2026-03-28T23:00:00.000Z');
+  });
+
+  it('re-reads a day once its late data has settled, then never again', () => {
+    const y = Date.parse('2026-11-09T00:00:00Z');
+    const read = (readAt: number, settled = false): CoverageInterval => ({ from: y, to: y + D, firstReadAt: readAt, readAt, reads: 1, rows: 10, settled });
+    expect(planStream(stream({ coverage: [read(y + D + H)] }), day({ from: y })).map((w) => w.purpose)).toEqual(['settle']);
+    expect(planStream(stream({ coverage: [read(NOW, true)] }), day({ from: y }))).toEqual([]);
+  });
+});
+
+describe('planOrg', () => {
+  const w = (purpose: 'head' | 'settle' | 'recheck' | 'backfill', est = 1) => ({ from: new Date(0), to: new Date(1), purpose, estRequests: est });
+
+  it('heads of every project first, then settle, recheck, backfill; pipelines by priority; projects in turn', () => {
+    const plan = planOrg([
+      { projectId: 'a', pipeline: 'feedback', priority: 1, windows: [w('head'), w('backfill')] },
+      { projectId: 'a', pipeline: 'assistant', priority: 0, windows: [w('head'), w('recheck'), w('backfill'), w('backfill')] },
+      { projectId: 'b', pipeline: 'assistant', priority: 0, windows: [w('head'), w('settle'), w('backfill')] },
+    ], 100);
+    expect(plan.selected.map((e) => `${e.projectId}/${e.pipeline}:${e.window.purpose}`)).toEqual([
+      'a/assistant:head', 'b/assistant:head', 'a/feedback:head', 'b/assistant:settle', 'a/assistant:recheck',
+      'a/assistant:backfill', 'b/assistant:backfill', 'a/assistant:backfill', 'a/feedback:backfill',
+    ]);
+  });
+
+  it('heads and settle reads are always planned; rechecks and backfill only as far as the budget goes', () => {
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 50), w('settle', 45), w('recheck', 10), w('backfill', 3)] }], 98);
+    expect(plan.selected.map((e) => e.window.purpose)).toEqual(['head', 'settle', 'backfill']);
+    expect(plan.deferred.map((e) => e.window.purpose)).toEqual(['recheck']);
+  });
+});
