@@ -83,8 +83,19 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
             s.quarantined += c.quarantined;
           }
         }
+        // A long run (a backfill) publishes between batches too, at most every publishInterval,
+        // so readers see its progress; each publish is of whole merged batches.
+        if (wh && Date.now() - lastPublish >= cfg.publishIntervalMs) {
+          lastPublish = Date.now();
+          const at = wh.path;
+          void writer.run((c) => publishSnapshot(c, at, cfg.readPath)).then(
+            (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
+            (err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'publishing the read snapshot failed; the next publish retries'),
+          );
+        }
       },
     });
+    let lastPublish = Date.now();
     if (!deps.dryRun) {
       await writer.run(async (c) => {
         await interruptStaleRuns(c, deps.clock.now());

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config.js';
+import { pino } from 'pino';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { normalizeOffset, type ConversationTurn } from '../../src/contracts/analytics.js';
@@ -138,6 +139,18 @@ describe('sync', () => {
     const statuses = analyticsRequests(sb).map((x) => x.status);
     expect(statuses.some((s) => s >= 500)).toBe(true);
     expect(statuses.some((s) => s === 0)).toBe(true);
+  });
+
+  it('a long run publishes the read snapshot between batches (publishInterval), readers see its progress', async () => {
+    const { sb, warehouse } = await setup({ conversations: 6000, seed: 14, latencyMs: 30 });
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const r = await runSync(deps({ logger }), config(warehouse, sb.url, { publishIntervalMs: 0 }), PIPELINES);
+    expect(r.exitCode).toBe(0);
+    const midRun = lines.filter((l) => l.includes('read snapshot published (run in progress)'));
+    expect(midRun.length).toBeGreaterThan(0);
+    expect(r.published?.path).toBe(join(warehouse, '..', 'read', 'w.duckdb'));
+    expect(await warehouseRows(r.published!.path, 'demo')).toEqual(expectedRows(sb.truth('demo')));
   });
 
   it('waits for the window after a 429 and continues', async () => {
