@@ -25,7 +25,10 @@ export interface MeasuredSyncInput {
 
 export interface MeasuredSync {
   exitCode: number;
-  runs: { status: string; pages: number; requests: number; upserted: number; quarantined: number; error: string | null }[];
+  runs: {
+    status: string; pages: number; requests: number; upserted: number; quarantined: number; error: string | null;
+    windows: { from: string; to: string; purpose: string; pages: number }[];
+  }[];
   /** runSync alone: opening the warehouse, migrations, the run, closing. */
   syncMs: number;
   /** Peak resident set of the process that ran it, kB (null off Linux). */
@@ -56,6 +59,7 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
     exitCode: result.exitCode,
     runs: result.runs.map((r) => ({
       status: r.status, pages: r.pages, requests: r.requests, upserted: r.upserted, quarantined: r.quarantined, error: r.error,
+      windows: r.windows.map((w) => ({ from: w.from.toISOString(), to: w.to.toISOString(), purpose: w.purpose, pages: w.pages })),
     })),
     syncMs,
     peakRssKb: procMemory()?.hwmKb ?? null,

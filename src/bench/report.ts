@@ -1,92 +1,101 @@
-// What `npm run bench` prints: a human table, then, as its LAST line, one JSON object.
+// What `npm run bench` prints: a human table, then, as its LAST line, one JSON object with every
+// figure and each target met or missed (issues 10, 11, 12).
 import { formatTable } from '../cli/format.js';
 import type { BudgetResult } from './budget-utilization.js';
-import type { Ceiling } from './duckdb-ceiling.js';
-import type { ViewTiming } from './view-timings.js';
+import type { LoadResult } from './load-bench.js';
 
-export interface BenchReport {
-  n: number;
-  syncMode: 'child' | 'in-process';
-  /** n / wall time of the sync (in a child process: spawn to exit, node start-up included). */
-  rowsPerS: number;
-  /** n / runSync's own time (warehouse open to close). */
-  rowsPerSInProcess: number;
-  syncWallS: number;
-  syncS: number;
-  ceiling: Ceiling;
-  peakRssMb: number;
-  sampledPeakRssMb: number;
-  requests: number;
-  idealRequests: number;
-  warehouseMb: number;
-  views: ViewTiming[];
-  budget: BudgetResult | null;
-}
-
-const TARGET = { ratio: 0.5, rssMb: 250, utilization: 0.95 };
+const TARGET = { ratio: 0.5, rssMb: 300, rssGrowth: 0.1, publishShare: 0.1, reportMs1M: 5000, utilization: 0.95 };
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const r0 = (x: number) => Math.round(x);
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const mb = (kb: number) => kb / 1024;
 
-export function benchJson(b: BenchReport): Record<string, unknown> {
-  const ratio = b.rowsPerS / b.ceiling.rowsPerS;
-  const budget = b.budget && {
-    rate_limit: b.budget.rateLimit, seconds: b.budget.durationS, processes: b.budget.processes, requests: b.budget.requests,
-    allowed: b.budget.allowed, utilization: r3(b.budget.utilization), http_429: b.budget.http429,
-    max_in_window: b.budget.maxInWindow, per_window: b.budget.perWindow, rows: b.budget.rows,
-  };
+function sizeJson(s: LoadResult) {
+  const t = s.sync.timing;
+  const rowsPerS = s.n / (s.sync.wallMs / 1000);
+  const peak = mb(s.sync.peakRssKb ?? s.sync.sampledPeakRssKb);
   return {
-    n: b.n,
-    rows_per_s: r0(b.rowsPerS),
-    rows_per_s_in_process: r0(b.rowsPerSInProcess),
-    duckdb_rows_per_s: r0(b.ceiling.rowsPerS),
-    ratio_vs_duckdb: r3(ratio),
-    ratio_in_process_vs_duckdb: r3(b.rowsPerSInProcess / b.ceiling.rowsPerS),
-    peak_rss_mb: r0(b.peakRssMb),
-    requests: b.requests,
-    ideal_requests: b.idealRequests,
-    warehouse_mb: r2(b.warehouseMb),
-    sync_mode: b.syncMode,
-    sync_wall_s: r2(b.syncWallS),
-    sync_s: r2(b.syncS),
-    duckdb_s: r2(b.ceiling.ms / 1000),
-    views_ms: Object.fromEntries(b.views.map((v) => [v.view, r0(v.warmMs)])),
-    views_cold_ms: Object.fromEntries(b.views.map((v) => [v.view, r0(v.coldMs)])),
-    budget,
+    n: s.n,
+    rows_per_s: r0(rowsPerS),
+    duckdb_rows_per_s: r0(s.ceiling.rowsPerS),
+    ratio_vs_duckdb: r3(rowsPerS / s.ceiling.rowsPerS),
+    peak_rss_mb: r0(peak),
+    requests: s.requests,
+    ideal_requests: s.idealRequests,
+    ideal_requests_windowed: s.idealWindowed,
+    windows: s.sync.runs[0]?.windows.length ?? 0,
+    time_s: {
+      wall: r2(s.sync.wallMs / 1000), run: r2(s.sync.syncMs / 1000), fetch: r2(t.fetchMs / 1000), validate: r2(t.validateMs / 1000),
+      land: r2(t.landMs / 1000), merge_busy: r2(t.mergeMs / 1000), merge_after_fetch: r2(t.drainMs / 1000), publish: r2(t.publishMs / 1000),
+      duckdb_read_json: r2(s.ceiling.ms / 1000),
+    },
+    publish_ms: r0(t.publishMs),
+    steady: {
+      run_s: r2(s.steady.syncMs / 1000), publish_ms: r0(s.steady.timing.publishMs), requests: s.steady.runs[0]?.requests ?? 0,
+      publish_share: r3(s.steady.timing.publishMs / s.steady.syncMs), peak_rss_mb: r0(mb(s.steady.peakRssKb ?? s.steady.sampledPeakRssKb)),
+    },
+    report_ms: r0(s.report.ms),
+    report_kb: r0(s.report.bytes / 1024),
+    warehouse_mb: r2(s.warehouseMb),
+    snapshot_mb: r2(s.snapshotMb),
+    views_ms: Object.fromEntries(s.views.map((v) => [v.view, r0(v.warmMs)])),
+  };
+}
+
+export function benchJson(sizes: LoadResult[], budget: BudgetResult | null): Record<string, unknown> {
+  const rows = sizes.map(sizeJson);
+  const small = rows[0];
+  const large = rows.at(-1);
+  const growth = small && large && large !== small ? large.peak_rss_mb / small.peak_rss_mb - 1 : null;
+  const at1M = rows.find((r) => r.n === 1_000_000);
+  return {
+    sizes: rows,
+    rss_growth: growth === null ? null : r3(growth),
+    budget: budget && {
+      rate_limit: budget.rateLimit, seconds: budget.durationS, processes: budget.processes, requests: budget.requests,
+      allowed: budget.allowed, utilization: r3(budget.utilization), http_429: budget.http429, max_in_window: budget.maxInWindow,
+      per_window: budget.perWindow, rows: budget.rows,
+    },
     targets: {
-      ratio_vs_duckdb: ratio >= TARGET.ratio,
-      peak_rss_mb: b.peakRssMb <= TARGET.rssMb,
-      requests: b.requests === b.idealRequests,
-      budget: b.budget ? b.budget.utilization >= TARGET.utilization && b.budget.http429 === 0 && b.budget.maxInWindow <= b.budget.limit : null,
+      ratio_vs_duckdb: rows.every((r) => r.ratio_vs_duckdb >= TARGET.ratio),
+      peak_rss_mb: rows.every((r) => r.peak_rss_mb <= TARGET.rssMb),
+      rss_flat: growth === null ? null : growth <= TARGET.rssGrowth,
+      requests: rows.every((r) => r.requests === r.ideal_requests),
+      requests_windowed: rows.every((r) => r.requests === r.ideal_requests_windowed),
+      publish_share_steady: rows.every((r) => r.steady.publish_share <= TARGET.publishShare),
+      report_at_1m: at1M ? at1M.report_ms <= TARGET.reportMs1M : null,
+      budget: budget ? budget.utilization >= TARGET.utilization && budget.http429 === 0 && budget.maxInWindow <= budget.limit : null,
     },
   };
 }
 
-export function humanReport(b: BenchReport): string {
-  const j = benchJson(b) as { targets: Record<string, boolean | null>; ratio_vs_duckdb: number };
-  const mark = (ok: boolean | null) => (ok === null ? 'skipped' : ok ? 'met' : 'MISSED');
+export function humanReport(sizes: LoadResult[], budget: BudgetResult | null): string {
+  const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const n = (x: number) => r0(x).toLocaleString('en-US');
-  const rows = [
-    { measure: `sync of ${n(b.n)} turns (${b.syncMode}), wall`, value: `${r2(b.syncWallS)} s`, target: '' },
-    { measure: 'throughput, wall (rows_per_s)', value: `${n(b.rowsPerS)} rows/s`, target: '' },
-    { measure: 'throughput, runSync only', value: `${n(b.rowsPerSInProcess)} rows/s`, target: '' },
-    { measure: 'DuckDB read_json ceiling, same pages', value: `${n(b.ceiling.rowsPerS)} rows/s (${r2(b.ceiling.ms / 1000)} s)`, target: '' },
-    { measure: 'ratio vs DuckDB (wall)', value: String(j.ratio_vs_duckdb), target: `>= ${TARGET.ratio}: ${mark(j.targets.ratio_vs_duckdb!)}` },
-    { measure: 'peak RSS of the sync process (VmHWM)', value: `${n(b.peakRssMb)} MB`, target: `<= ${TARGET.rssMb} MB: ${mark(j.targets.peak_rss_mb!)}` },
-    { measure: 'requests', value: `${b.requests} (ideal ${b.idealRequests})`, target: `= ideal: ${mark(j.targets.requests!)}` },
-    { measure: 'warehouse size', value: `${r2(b.warehouseMb)} MB`, target: '' },
-    ...b.views.map((v) => ({ measure: `view ${v.view} (${n(v.rows)} rows)`, value: `${r0(v.warmMs)} ms (cold ${r0(v.coldMs)} ms)`, target: '' })),
-  ];
-  if (b.budget) {
-    const u = b.budget;
+  const rows: { measure: string; value: string; target: string }[] = [];
+  for (const j of sizes.map(sizeJson)) {
+    const at = `${n(j.n)} turns`;
+    rows.push(
+      { measure: `${at}: sync wall (child process)`, value: `${j.time_s.wall} s, ${n(j.rows_per_s)} rows/s`, target: '' },
+      { measure: `${at}: DuckDB read_json of the same pages`, value: `${j.time_s.duckdb_read_json} s, ${n(j.duckdb_rows_per_s)} rows/s`, target: '' },
+      { measure: `${at}: ratio vs DuckDB`, value: String(j.ratio_vs_duckdb), target: `>= ${TARGET.ratio}: ${mark(j.ratio_vs_duckdb >= TARGET.ratio)}` },
+      { measure: `${at}: time split (s)`, value: `fetch ${j.time_s.fetch} (validate ${j.time_s.validate}, land ${j.time_s.land}), merge busy ${j.time_s.merge_busy}, merge after fetch ${j.time_s.merge_after_fetch}, publish ${j.time_s.publish}`, target: '' },
+      { measure: `${at}: peak RSS of the sync process`, value: `${n(j.peak_rss_mb)} MB`, target: `<= ${TARGET.rssMb} MB: ${mark(j.peak_rss_mb <= TARGET.rssMb)}` },
+      { measure: `${at}: requests (${j.windows} windows)`, value: `${j.requests} (ideal ${j.ideal_requests}; per window ${j.ideal_requests_windowed})`, target: `= ideal: ${mark(j.requests === j.ideal_requests)}` },
+      { measure: `${at}: steady run (nothing new)`, value: `${j.steady.run_s} s, publish ${n(j.steady.publish_ms)} ms = ${r0(j.steady.publish_share * 100)}%`, target: `<= ${TARGET.publishShare * 100}%: ${mark(j.steady.publish_share <= TARGET.publishShare)}` },
+      { measure: `${at}: report (30 days)`, value: `${n(j.report_ms)} ms, ${n(j.report_kb)} KB`, target: j.n === 1_000_000 ? `<= 5 s: ${mark(j.report_ms <= TARGET.reportMs1M)}` : '' },
+      { measure: `${at}: warehouse / read snapshot`, value: `${j.warehouse_mb} MB / ${j.snapshot_mb} MB`, target: '' },
+    );
+  }
+  const json = benchJson(sizes, budget) as { rss_growth: number | null };
+  if (json.rss_growth !== null) {
+    rows.push({ measure: 'peak RSS growth, largest vs smallest size', value: `${r0(json.rss_growth * 100)}%`, target: `<= 10%: ${mark(json.rss_growth <= TARGET.rssGrowth)}` });
+  }
+  if (budget) {
     rows.push({
-      measure: `budget ${u.rateLimit} for ${u.durationS} s (${u.processes} process${u.processes > 1 ? 'es' : ''})`,
-      value: `${u.requests}/${u.allowed} = ${r2(u.utilization * 100)}%, ${u.http429} x 429`,
-      target: `>= ${TARGET.utilization * 100}%, no 429: ${mark(j.targets.budget!)}`,
-    }, {
-      measure: 'budget: requests per window',
-      value: `${u.perWindow.join(' ')} (max ${u.maxInWindow} in any window)`,
-      target: `<= ${u.limit}`,
+      measure: `budget ${budget.rateLimit} for ${budget.durationS} s`,
+      value: `${budget.requests}/${budget.allowed} = ${r2(budget.utilization * 100)}%, ${budget.http429} x 429, max ${budget.maxInWindow} in a window`,
+      target: `>= 95%, no 429: ${mark(budget.utilization >= TARGET.utilization && budget.http429 === 0 && budget.maxInWindow <= budget.limit)}`,
     });
   }
   return formatTable(rows);

@@ -17,7 +17,7 @@ export interface Warehouse {
 
 export interface OpenOptions {
   readOnly?: boolean;
-  /** DuckDB's memory_limit (e.g. '256MB') and threads: bounded by default so memory stays flat. */
+  /** DuckDB's memory_limit (e.g. '128MB') and threads; unset: DuckDB's defaults (readers). */
   memoryLimit?: string;
   threads?: number;
   /** Where readers should look instead (named in the "held by another program" message). */
@@ -39,8 +39,9 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
   try {
     instance = await DuckDBInstance.create(full, {
       ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
-      memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-      threads: String(opts.threads ?? DEFAULT_THREADS),
+      // The writer's bounds (sync passes them); a reader (a report, a query) keeps DuckDB's defaults.
+      ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit } : {}),
+      ...(opts.threads ? { threads: String(opts.threads) } : {}),
       // Offline by design: parquet, json and icu are built in; never download an extension.
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',

@@ -1,0 +1,86 @@
+// One size of `npm run bench`: a full sync of N turns from an in-process sandbox (no rate limit) into
+// a fresh warehouse, end to end through the real client, validation, landing zone and merger, with
+// the sync in its own process (its peak memory is its own); then a steady-state run (nothing new:
+// the head, and the publish of the read snapshot); DuckDB's own ingest of the same pages (the
+// ceiling); the views and the report on the result.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
+import { capturePages } from './capture-pages.js';
+import { startChildSync, type ChildSync } from './child-sync.js';
+import { duckdbCeiling, type Ceiling } from './duckdb-ceiling.js';
+import { measuredSync, type MeasuredSync, type MeasuredSyncInput } from './measured-sync.js';
+import { timeReport } from './report-timing.js';
+import { viewTimings, type ViewTiming } from './view-timings.js';
+
+const SYNC_KEY = 'mint_bench_sync_key';
+const CAPTURE_KEY = 'mint_bench_capture_key';
+const PROJECT = 'demo';
+
+export interface LoadResult {
+  n: number;
+  sync: ChildSync;
+  steady: ChildSync;
+  requests: number;
+  /** ceil(N / 1000): one request per 1,000 turns, as if read in one window. */
+  idealRequests: number;
+  /** Per window the run read: max(1, ceil(turns in it / 1000)), summed: no page read twice. */
+  idealWindowed: number;
+  ceiling: Ceiling;
+  views: ViewTiming[];
+  report: { ms: number; bytes: number };
+  warehouseMb: number;
+  snapshotMb: number;
+}
+
+export async function loadBench(n: number, seed: number, workDir: string, log: (m: string) => void, inProcess = false): Promise<LoadResult> {
+  log(`${n.toLocaleString('en-US')} turns: generating the sandbox's history`);
+  const sandbox = await startSandbox(defaultSandboxOptions({ apiKeys: [SYNC_KEY, CAPTURE_KEY], conversations: n, seed, rateLimit: null }));
+  try {
+    sandbox.malformed(PROJECT);
+    const dir = join(workDir, String(n));
+    const warehouse = join(dir, 'warehouse.duckdb');
+    // The planner's defaults (7-day windows at most, ~50 pages a window once the density is known),
+    // with the backfill bounded by the sandbox's history (30 days).
+    const input: MeasuredSyncInput = {
+      baseUrl: sandbox.url, projectId: PROJECT, warehouse, budgetDir: join(dir, 'budget'),
+      rateLimit: '1000000/1h', maxWait: '1m', logLevel: 'warn', from: new Date(Date.now() - 31 * 86_400_000).toISOString(),
+    };
+    const run = (): Promise<ChildSync> => (inProcess ? inProcessSync(input) : startChildSync(input, SYNC_KEY).result);
+    log(`${n.toLocaleString('en-US')} turns: full sync (${inProcess ? 'in the bench process' : 'child process'})`);
+    const sync = await run();
+    if (sync.exitCode !== 0 || sync.runs[0]?.upserted !== n) {
+      throw new Error(`the sync did not load ${n} turns: exit ${sync.exitCode}, ${JSON.stringify(sync.runs.map(({ windows: _w, ...r }) => r))}`);
+    }
+    const requests = sandbox.requestLog(SYNC_KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length;
+    const keys = sandbox.truthKeys(PROJECT);
+    const idealWindowed = sync.runs[0]!.windows.reduce((sum, w) => {
+      const [from, to] = [Date.parse(w.from), Date.parse(w.to)];
+      let k = 0;
+      for (let i = 0; i < keys.count; i++) if (keys.timestampMs[i]! >= from && keys.timestampMs[i]! < to) k++;
+      return sum + Math.max(1, Math.ceil(k / 1000));
+    }, 0);
+    log(`${n.toLocaleString('en-US')} turns: steady-state run (nothing new)`);
+    const steady = await run();
+    log(`${n.toLocaleString('en-US')} turns: saving the raw pages, then DuckDB's read_json of them`);
+    const pages = await capturePages(sandbox.url, CAPTURE_KEY, PROJECT, join(dir, 'pages'));
+    if (pages.rows !== n) throw new Error(`captured ${pages.rows} turns, expected ${n}`);
+    const ceiling = await duckdbCeiling(pages.dir, dir);
+    log(`${n.toLocaleString('en-US')} turns: views and report`);
+    const snapshot = join(dir, 'read', 'warehouse.duckdb');
+    const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
+    return {
+      n, sync, steady, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
+      views: await viewTimings(snapshot), report: await timeReport(snapshot),
+      warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function inProcessSync(input: MeasuredSyncInput): Promise<ChildSync> {
+  const started = performance.now();
+  const m: MeasuredSync = await measuredSync(input, SYNC_KEY);
+  return { ...m, wallMs: performance.now() - started, sampledPeakRssKb: m.peakRssKb ?? 0 };
+}
