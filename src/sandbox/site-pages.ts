@@ -28,11 +28,17 @@ export interface SitePages {
 /** The first `count` page paths of every sandbox site (the same list for every project). */
 export function pagePaths(count: number): string[] {
   const out = DOCS_PAGES.map((p) => `/${p.path}`).concat(ODD_PATHS);
+  const seen = new Set(out);
   for (let i = 0; out.length < count; i++) {
     const section = SECTIONS[i % SECTIONS.length]!;
     const subject = SUBJECTS[Math.floor(i / SECTIONS.length) % SUBJECTS.length]!;
     const round = Math.floor(i / (SECTIONS.length * SUBJECTS.length));
-    out.push(round === 0 ? `/${section}/${subject}` : `/${section}/${subject}/${LEAVES[(round - 1) % LEAVES.length]!}${round > LEAVES.length ? `-${round}` : ''}`);
+    const path = round === 0 ? `/${section}/${subject}` : `/${section}/${subject}/${LEAVES[(round - 1) % LEAVES.length]!}${round > LEAVES.length ? `-${round}` : ''}`;
+    // Paths are unique: a generated one that is also a corpus page is skipped.
+    if (!seen.has(path)) {
+      seen.add(path);
+      out.push(path);
+    }
   }
   return out.slice(0, Math.max(1, count));
 }
