@@ -1,5 +1,6 @@
 // The local twin of the analytics and static export API (used by the demo, the tests and
-// `docs-etl sandbox`). See server.ts for the routes and analytics-gateway.ts for the contract rules.
+// `docs-etl sandbox`). See server.ts for the routes, analytics-routes.ts for the eight analytics
+// endpoints and analytics-gateway.ts for the rules they share.
 //
 // Data: a `conversations` history (static, served in an order unrelated to time), optionally live
 // arrivals (`live`), or steady `traffic` (R turns a day over `historyDays` before start and on as

@@ -68,7 +68,7 @@ export function rangeDays(fromMs: number | null, toMs: number | null, b: Activit
   const hi = Math.min(toMs ?? Infinity, b.horizon, now);
   if (!(lo < hi)) return [];
   const out: RangeDay[] = [];
-  for (let day = Math.floor(Math.floor(lo / HOUR) * HOUR / DAY); day * DAY < hi; day++) {
+  for (let day = Math.floor(lo / DAY); day * DAY < hi; day++) {
     const start = day * DAY;
     const share = new Float64Array(24);
     let whole = true;
