@@ -1,10 +1,11 @@
 // Everything under /v1/analytics/: bearer auth, the request log, the per-organization rate
-// limit, latency and faults, then the endpoint. Order matters: a request is logged and counted
+// limit (one window for all eight endpoints), latency and faults, then the endpoint
+// (analytics-routes.ts). Order matters: a request is logged and counted
 // at ARRIVAL (before latency); 401s and 429s are logged but never counted; faulted requests
 // (5xx, reset, truncate) did arrive, so they count.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnalyticsTwin } from './analytics-twin.js';
-import { serveAssistant } from './assistant-route.js';
+import { analyticsRoute, safeDecode } from './analytics-routes.js';
 import { bearerToken, sendError } from './http-io.js';
 import { retryAfterSeconds } from './rate-limiter.js';
 
@@ -53,21 +54,14 @@ export async function handleAnalytics(twin: AnalyticsTwin, req: IncomingMessage,
     sendError(res, 404, 'Project not found');
     return;
   }
-  if (m![2] !== '/assistant' && m![2] !== '/assistant/') {
-    sendError(res, 404, 'Not found: this sandbox serves only GET /v1/analytics/{projectId}/assistant');
+  const handler = analyticsRoute(m![2] ?? '');
+  if (!handler) {
+    sendError(res, 404, 'Not found: no such analytics endpoint');
     return;
   }
   if (req.method !== 'GET') {
     sendError(res, 405, 'Method not allowed', { allow: 'GET' });
     return;
   }
-  serveAssistant(twin, res, projectId, url.searchParams, fault);
-}
-
-function safeDecode(s: string): string | null {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return null;
-  }
+  handler({ twin, res, projectId: projectId!, params: url.searchParams, fault, now: twin.now() });
 }

@@ -14,6 +14,9 @@ import { RequestLog } from './request-log.js';
 import { parseRowId } from './row-ids.js';
 import { isMalformed, render, type RenderOptions, type RowRef } from './row.js';
 import { collectTruthKeys, countVisible, type TruthKeys, type TruthRange } from './truth-keys.js';
+import { findThread, type AssistantThread } from './assistant-thread.js';
+import { callerStats, type CallerStats } from './caller-stats.js';
+import { SiteActivity, siteProblems } from './site-activity.js';
 
 export interface AssistantPage {
   conversations: Record<string, unknown>[];
@@ -23,7 +26,7 @@ export interface AssistantPage {
 }
 
 /** Options that shape the data: changing one regenerates the datasets and forgets cursors. */
-const DATA_SHAPING = ['seed', 'conversations', 'historyDays', 'liveTurnsPerMinute', 'traffic'] as const;
+const DATA_SHAPING = ['seed', 'conversations', 'historyDays', 'liveTurnsPerMinute', 'traffic', 'site'] as const;
 /** Fixed once the server listens. */
 const FIXED = ['host', 'port', 'clock'] as const;
 
@@ -34,6 +37,7 @@ export class AnalyticsTwin {
   readonly log = new RequestLog();
   readonly faults: FaultPicker;
   private readonly datasets = new Map<string, ProjectDataset>();
+  private readonly sites = new Map<string, SiteActivity>();
 
   /** `opts` is kept by reference (the static export handler shares it); configure() mutates it. */
   constructor(readonly opts: SandboxOptions) {
@@ -121,6 +125,28 @@ export class AnalyticsTwin {
     return countVisible(blocks, atMs, this.opts.malformedRate, range);
   }
 
+  /** GET …/assistant/caller-stats for [fromMs, toMs) at `now` (caller-stats.ts). */
+  callerStats(projectId: string, fromMs: number | null, toMs: number | null, now = this.now()): CallerStats {
+    return callerStats(this.dataset(projectId).blocks(now, this.opts.live), now, fromMs, toMs);
+  }
+
+  /** GET …/assistant/threads/{threadId} at `now`, null when unknown (assistant-thread.ts). */
+  thread(projectId: string, threadId: string, now = this.now()): AssistantThread | null {
+    return findThread(this.dataset(projectId).blocks(now, this.opts.live), threadId, now, this.opts.live);
+  }
+
+  /** The project's site activity: feedback, searches, views, visitors (throws on an unknown project). */
+  site(projectId: string): SiteActivity {
+    if (!this.hasProject(projectId)) throw new Error(`unknown sandbox project "${projectId}"`);
+    let site = this.sites.get(projectId);
+    if (!site) {
+      const o = this.opts;
+      site = new SiteActivity({ seed: o.seed, projectId, startMs: this.startMs, historyDays: o.historyDays, site: o.site });
+      this.sites.set(projectId, site);
+    }
+    return site;
+  }
+
   private forEachVisible(projectId: string, ro: RenderOptions, fn: (rec: () => Record<string, unknown>, malformed: boolean) => void): void {
     const merge = this.read(projectId, { now: ro.now, fromMs: null, toMs: null, after: null });
     for (let ref = merge.next(); ref !== null; ref = merge.next()) {
@@ -139,6 +165,7 @@ export class AnalyticsTwin {
     if (staticExport) Object.assign(this.opts.staticExport, staticExport);
     if (reshape) {
       this.datasets.clear();
+      this.sites.clear();
       this.cursors.expireAll();
     }
   }
@@ -158,7 +185,9 @@ export class AnalyticsTwin {
   }
 }
 
-function checkTraffic(o: Pick<SandboxOptions, 'traffic'>): void {
+function checkTraffic(o: Pick<SandboxOptions, 'traffic' | 'site'>): void {
   const problems = o.traffic ? trafficProblems(o.traffic) : [];
   if (problems.length > 0) throw new Error(`invalid sandbox traffic: ${problems.join('; ')}`);
+  const site = siteProblems(o.site);
+  if (site.length > 0) throw new Error(`invalid sandbox site: ${site.join('; ')}`);
 }

@@ -1,6 +1,9 @@
 // Defaults of the sandbox: loopback, any free port, the demo key and project, a month of history.
 import { systemClock } from '../core/clock.js';
-import { DEMO_API_KEY, DEMO_PROJECT_ID, type SandboxOptions } from './options.js';
+import { DEMO_API_KEY, DEMO_PROJECT_ID, type SandboxOptions, type SiteOptions } from './options.js';
+
+/** The site activity by default: enough feedback that some days have more than 100 pages with feedback. */
+export const DEFAULT_SITE: SiteOptions = { pages: 800, feedbackPerDay: 300, searchesPerDay: 4000, viewsPerDay: 40_000 };
 
 export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {
   const base: SandboxOptions = {
@@ -15,6 +18,7 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     live: false,
     liveTurnsPerMinute: 20,
     traffic: null,
+    site: { ...DEFAULT_SITE },
     rateLimit: null,
     faultRate: 0,
     faults: [],
@@ -30,5 +34,7 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     },
     clock: systemClock,
   };
-  return { ...base, ...overrides, staticExport: { ...base.staticExport, ...overrides.staticExport } };
+  return {
+    ...base, ...overrides, site: { ...base.site, ...overrides.site }, staticExport: { ...base.staticExport, ...overrides.staticExport },
+  };
 }

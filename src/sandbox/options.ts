@@ -32,6 +32,24 @@ export interface TrafficOptions {
   changes: { share: number; minMs: number; maxMs: number };
 }
 
+/**
+ * The docs site's activity behind the other analytics endpoints (feedback, searches, views,
+ * visitors), per project, over the `historyDays` before start and on as the clock advances (up to
+ * 7 days after start), whatever the assistant's mode. Weekends are quieter (×0.55); in each
+ * aligned 14-day block a "release day" (Monday–Thursday, by seed) is busier (feedback ×5, views
+ * and searches ×1.6) and so is the day after it (feedback ×1.85, views and searches ×1.2).
+ */
+export interface SiteOptions {
+  /** Pages of each project's docs site (the corpus pages first, then generated ones). */
+  pages: number;
+  /** Feedback entries on an ordinary weekday. */
+  feedbackPerDay: number;
+  /** Search events (hits) on an ordinary weekday. */
+  searchesPerDay: number;
+  /** Human content views on an ordinary weekday (AI traffic comes on top). */
+  viewsPerDay: number;
+}
+
 export interface SandboxOptions {
   host: string;                 // always loopback by default: 127.0.0.1
   port: number;                 // 0 = any free port
@@ -55,12 +73,14 @@ export interface SandboxOptions {
    * changes. When set it replaces the `conversations` history and the `live` arrivals.
    */
   traffic: TrafficOptions | null;
+  /** The site activity behind feedback, searches, views and visitors. */
+  site: SiteOptions;
   /** Per-organization sliding window; null = unlimited. */
   rateLimit: RateLimit | null;
   /** Probability of a fault per request (analytics) among `faults`. */
   faultRate: number;
   faults: FaultKind[];
-  /** Fraction of records (history and live) that are malformed (persistently: the same records every read, chosen by seed). */
+  /** Fraction of records (assistant turns and feedback entries) that are malformed (persistently: the same records every read, chosen by seed). */
   malformedRate: number;
   /** Added latency per request, ms. */
   latencyMs: number;

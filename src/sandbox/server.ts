@@ -5,7 +5,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConversationTurn } from '../contracts/analytics.js';
+import {
+  aggregateTruth, feedbackTruth, type AggregateAnswers, type AggregateEndpoint, type FeedbackFilterSpec, type FeedbackRecord,
+} from './aggregate-truth.js';
 import { handleAnalytics } from './analytics-gateway.js';
+import type { AssistantThread } from './assistant-thread.js';
 import { AnalyticsTwin } from './analytics-twin.js';
 import { bearerToken, sendError } from './http-io.js';
 import type { SandboxOptions } from './options.js';
@@ -34,6 +38,24 @@ export interface Sandbox {
    * visibleCount(p, t2) - visibleCount(p, t1).
    */
   visibleCount(projectId: string, atMs?: number, range?: TruthRange): number;
+  /**
+   * Ground truth of GET …/feedback: the valid entries visible now, in their current version
+   * (status as of now), in served order. With a range, only the entries the endpoint serves for
+   * it: createdAt in [fromMs, toMs); an entry with a null createdAt matches no bounded range.
+   */
+  feedbackTruth(projectId: string, range?: TruthRange): FeedbackRecord[];
+  /** The malformed feedback entries visible now (exactly as served), same order and range rule. */
+  feedbackMalformed(projectId: string, range?: TruthRange): unknown[];
+  /**
+   * The full, unpaged answer of an aggregated endpoint for [fromMs, toMs) (null = unbounded), as
+   * it would be served now: the body without its paging fields, every item in served order.
+   * `filter` applies to 'feedback/by-page' (its source and status parameters).
+   */
+  aggregateTruth<E extends AggregateEndpoint>(
+    projectId: string, endpoint: E, fromMs: number | null, toMs: number | null, filter?: FeedbackFilterSpec,
+  ): AggregateAnswers[E];
+  /** GET …/assistant/threads/{threadId} as served now, or null where it answers 404. */
+  threadTruth(projectId: string, threadId: string): AssistantThread | null;
   /** Every API request (analytics and static export) made with this key: arrival, status (0 = reset), path. */
   requestLog(apiKey: string): LoggedRequest[];
   /** Forget every issued cursor (simulates expiry/restart): the next use of an old cursor gets 400. */
@@ -98,6 +120,10 @@ export async function startSandbox(input: SandboxOptions): Promise<Sandbox> {
     malformed: (projectId) => twin.malformed(projectId),
     truthKeys: (projectId, range) => twin.truthKeys(projectId, range),
     visibleCount: (projectId, atMs, range) => twin.visibleCount(projectId, atMs, range),
+    feedbackTruth: (projectId, range) => feedbackTruth(twin, projectId, range),
+    feedbackMalformed: (projectId, range) => feedbackTruth(twin, projectId, range, true),
+    aggregateTruth: (projectId, endpoint, fromMs, toMs, filter) => aggregateTruth(twin, projectId, endpoint, fromMs, toMs, filter),
+    threadTruth: (projectId, threadId) => twin.thread(projectId, threadId),
     requestLog: (apiKey) => twin.log.list(apiKey),
     expireCursors: () => twin.cursors.expireAll(),
     configure: (patch) => twin.configure(patch),

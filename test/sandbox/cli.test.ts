@@ -10,7 +10,9 @@ const BUILT = fileURLToPath(new URL('../../dist/src/cli/commands/sandbox.js', im
 describe('docs-etl sandbox', () => {
   it('prints the listening line, serves with the given key and exits 0 on SIGTERM', async () => {
     expect(existsSync(BUILT), 'run `npm run build` first').toBe(true);
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--api-key', 'mint_x', '--conversations', '50'], {
+    const child = spawn(process.execPath, [
+      BIN, 'sandbox', '--port', '0', '--api-key', 'mint_x', '--conversations', '50', '--history-days', '2', '--site-pages', '120', '--views-per-day', '5000',
+    ], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -29,6 +31,12 @@ describe('docs-etl sandbox', () => {
       const ok = await fetch(`${url}/v1/analytics/demo/assistant?limit=2`, { headers: { authorization: 'Bearer mint_x' } });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { conversations: unknown[] }).conversations).toHaveLength(2);
+      // The site flags shape the other endpoints: at most 120 pages with views.
+      const views = await fetch(`${url}/v1/analytics/demo/views?limit=250`, { headers: { authorization: 'Bearer mint_x' } });
+      const body = (await views.json()) as { views: unknown[]; hasMore: boolean; totals: { human: number } };
+      expect([views.status, body.views.length, body.hasMore]).toEqual([200, 120, false]);
+      expect(body.totals.human).toBeGreaterThan(2000); // two days of 5000 on weekdays (a weekend gives less, a release day more)
+      expect(body.totals.human).toBeLessThan(25_000);
       const demoKey = await fetch(`${url}/v1/analytics/demo/assistant`, { headers: { authorization: 'Bearer mint_sandbox_demo_key' } });
       expect(demoKey.status).toBe(401); // --api-key replaces the default key
       child.kill('SIGTERM');

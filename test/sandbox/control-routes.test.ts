@@ -1,7 +1,7 @@
 // The test-only /__sandbox/* routes (for subprocess tests) mirror the Sandbox object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
-import { assistantPath, call, sandboxWith } from './helpers.js';
+import { assistantPath, call, sandboxWith, START } from './helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -47,6 +47,23 @@ describe('/__sandbox routes', () => {
     const bad = await call(sb, '/__sandbox/configure', { method: 'POST', key: null, body: { faultRate: 2, faults: ['boom'], port: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.json.details.length).toBe(3);
+  });
+
+  it('GET feedback-truth, aggregate and thread mirror feedbackTruth, aggregateTruth and threadTruth', async () => {
+    const [from, to] = [START - 3 * 86_400_000, START - 2 * 86_400_000];
+    const f = await call(sb, `/__sandbox/feedback-truth?projectId=demo&from=${from}&to=${to}`, { key: null });
+    expect(f.json).toEqual({ feedback: sb.feedbackTruth('demo', { fromMs: from, toMs: to }), malformed: sb.feedbackMalformed('demo', { fromMs: from, toMs: to }) });
+    expect(f.json.malformed.length).toBeGreaterThan(0);
+    for (const endpoint of ['feedback/by-page', 'searches', 'views', 'visitors', 'assistant/caller-stats'] as const) {
+      const r = await call(sb, `/__sandbox/aggregate?projectId=demo&endpoint=${endpoint}&from=${from}&to=${to}`, { key: null });
+      expect(r.json, endpoint).toEqual(JSON.parse(JSON.stringify(sb.aggregateTruth('demo', endpoint, from, to))));
+    }
+    const split = await call(sb, `/__sandbox/aggregate?projectId=demo&endpoint=feedback/by-page&source=contextual&status=pending,resolved`, { key: null });
+    expect(split.json).toEqual(sb.aggregateTruth('demo', 'feedback/by-page', null, null, { source: 'contextual', status: ['pending', 'resolved'] }));
+    expect((await call(sb, '/__sandbox/aggregate?projectId=demo&endpoint=nope', { key: null })).status).toBe(400);
+    const id = String(sb.truth('demo')[0]!.id);
+    expect((await call(sb, `/__sandbox/thread?projectId=demo&threadId=${id}`, { key: null })).json).toEqual(sb.threadTruth('demo', id));
+    expect((await call(sb, '/__sandbox/thread?projectId=demo&threadId=01ARZ3NDEKTSV4RRFFQ69G5FAV', { key: null })).status).toBe(404);
   });
 
   it('exposes the static export handler', () => {

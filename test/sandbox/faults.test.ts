@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationTurnSchema, conversationsPageSchema } from '../../src/contracts/analytics.js';
 import { DEMO_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
-import { assistantPath, call, readAll, sandboxWith, turnKey } from './helpers.js';
+import { openApiProblems } from '../helpers/openapi.js';
+import { analyticsPath, assistantPath, call, readAll, sandboxWith, turnKey } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -61,6 +62,36 @@ describe('faults', () => {
     const r = await call(sb, assistantPath('demo'));
     expect(r.status).toBe(200);
     expect(conversationsPageSchema.safeParse(r.json).success).toBe(false);
+  });
+
+  it('body faults apply to every analytics endpoint: repeat on lists, truncate, malformed', async () => {
+    sb = await sandboxWith({ conversations: 50, historyDays: 3 });
+    const thread = String(sb.truth('demo')[0]!.id);
+    const first = await call(sb, analyticsPath('demo', 'feedback', { limit: 10 }));
+    sb.configure({ faultRate: 1, faults: ['repeat'] });
+    const second = await call(sb, analyticsPath('demo', 'feedback', { limit: 10, cursor: first.json.nextCursor }));
+    expect(second.json.feedback).toHaveLength(11);
+    expect(second.json.feedback[0]).toEqual(first.json.feedback[9]);
+    const views = await call(sb, analyticsPath('demo', 'views', { limit: 5 }));
+    expect(views.json.views).toHaveLength(6);
+    expect(views.json.views[5]).toEqual(views.json.views[0]);
+    const lists = { 'feedback/by-page': 'feedback', searches: 'searches', visitors: 'visitors' } as const;
+    for (const [endpoint, key] of Object.entries(lists)) {
+      const r = await call(sb, analyticsPath('demo', endpoint, { limit: 5 }));
+      expect(new Set(r.json[key].map((x: unknown) => JSON.stringify(x))).size, endpoint).toBe(r.json[key].length - 1);
+    }
+    const endpoints = ['feedback', 'feedback/by-page', 'searches', 'views', 'visitors', 'assistant/caller-stats', `assistant/threads/${thread}`];
+    sb.configure({ faults: ['malformed'] });
+    for (const e of endpoints) {
+      const r = await call(sb, analyticsPath('demo', e));
+      expect(r.status).toBe(200);
+      expect(openApiProblems({ method: 'GET', path: analyticsPath('demo', e), status: 200, body: r.json }).length, e).toBeGreaterThan(0);
+    }
+    sb.configure({ faults: ['truncate'] });
+    for (const e of endpoints) {
+      const r = await call(sb, analyticsPath('demo', e));
+      expect(() => JSON.parse(r.text), e).toThrow();
+    }
   });
 
   it('faultRate mixes faults with normal responses, and configure() turns them off', async () => {

@@ -60,3 +60,33 @@ export function instantOf(timestamp: unknown): number {
 export function turnKey(t: { id?: unknown; timestamp?: unknown }): string {
   return `${String(t.id)}@${instantOf(t.timestamp)}`;
 }
+
+/** `/v1/analytics/{projectId}/{endpoint}?params` for any analytics endpoint ("feedback/by-page", "views", …). */
+export function analyticsPath(projectId: string, endpoint: string, params: Record<string, string | number> = {}): string {
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  return `/v1/analytics/${encodeURIComponent(projectId)}/${endpoint}${qs ? `?${qs}` : ''}`;
+}
+
+/** GET a path that must answer 200; returns the parsed body. */
+export async function get200(sb: Sandbox, path: string): Promise<Reply['json']> {
+  const r = await call(sb, path);
+  if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${r.text}`);
+  return r.json;
+}
+
+/** Follows GET …/feedback's nextCursor while hasMore; every served entry, and the page count. */
+export async function readFeedback(
+  sb: Sandbox, params: Record<string, string | number> = {}, projectId = 'demo',
+): Promise<{ records: Record<string, unknown>[]; pages: number }> {
+  const records: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const body = await get200(sb, analyticsPath(projectId, 'feedback', { limit: 100, ...params, ...(cursor ? { cursor } : {}) }));
+    if (body.hasMore !== (body.nextCursor !== null)) throw new Error('hasMore and nextCursor disagree');
+    records.push(...body.feedback);
+    cursor = body.nextCursor;
+    pages++;
+  } while (cursor);
+  return { records, pages };
+}

@@ -1,7 +1,8 @@
-// Per-organization sliding window, counted by arrival; 401 and 429 are logged but not counted.
+// Per-organization sliding window, counted by arrival, one for all analytics endpoints; 401 and
+// 429 are logged but not counted.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { assistantPath, call, FakeClock, sandboxWith } from './helpers.js';
+import { analyticsPath, assistantPath, call, FakeClock, sandboxWith } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -43,11 +44,35 @@ describe('rate limit', () => {
     sb = await sandboxWith({ clock, rateLimit: { limit: 2, windowMs: 60_000 }, conversations: 20 });
     expect((await call(sb, assistantPath('demo'), { key: 'mint_wrong' })).status).toBe(401);
     expect(sb.requestLog('mint_wrong')).toEqual([{ at: clock.ms, status: 401, path: '/v1/analytics/demo/assistant' }]);
-    expect((await call(sb, '/v1/analytics/demo/feedback')).status).toBe(404);
+    expect((await call(sb, '/v1/analytics/demo/no-such-endpoint')).status).toBe(404);
     expect((await call(sb, assistantPath('demo'))).status).toBe(200);
     const third = await call(sb, assistantPath('demo'));
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBe(60);
+  });
+
+  it('counts all eight analytics endpoints together in one window per organization', async () => {
+    const clock = new FakeClock();
+    sb = await sandboxWith({ clock, rateLimit: { limit: 8, windowMs: 60_000 }, apiKeys: ['mint_a', 'mint_b'], conversations: 20, historyDays: 2 });
+    const thread = sb.truth('demo')[0]!.id;
+    const endpoints = [
+      'assistant', 'feedback', 'feedback/by-page', 'searches', 'views', 'visitors', 'assistant/caller-stats', `assistant/threads/${thread}`,
+    ];
+    for (const e of endpoints) {
+      expect((await call(sb, analyticsPath('demo', e, { dateFrom: '2026-03-14' }), { key: 'mint_a' })).status, e).toBe(200);
+      clock.advance(1000);
+    }
+    for (const e of endpoints) expect((await call(sb, analyticsPath('demo', e), { key: 'mint_a' })).status, e).toBe(429);
+    expect((await call(sb, analyticsPath('demo', 'views'), { key: 'mint_b' })).status).toBe(200);
+    clock.advance(52_000); // t0+60s: the first arrival (assistant, at t0) leaves the window, the second not yet
+    expect((await call(sb, analyticsPath('demo', 'searches'), { key: 'mint_a' })).status).toBe(200);
+    expect((await call(sb, analyticsPath('demo', 'views'), { key: 'mint_a' })).status).toBe(429);
+    const log = sb.requestLog('mint_a');
+    expect(log.map((r) => r.path)).toEqual([
+      ...endpoints.map((e) => `/v1/analytics/demo/${e}`), ...endpoints.map((e) => `/v1/analytics/demo/${e}`),
+      '/v1/analytics/demo/searches', '/v1/analytics/demo/views',
+    ]);
+    expect(log.map((r) => r.status)).toEqual([...endpoints.map(() => 200), ...endpoints.map(() => 429), 200, 429]);
   });
 
   it('counts faulted requests (they arrived)', async () => {

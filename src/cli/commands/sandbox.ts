@@ -5,7 +5,7 @@ import { systemClock } from '../../core/clock.js';
 import { formatDuration, parseDuration, type RateLimit } from '../../core/duration.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import {
-  DEFAULT_TRAFFIC_MODEL, DEMO_API_KEY, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, trafficProblems,
+  DEFAULT_SITE, DEFAULT_TRAFFIC_MODEL, DEMO_API_KEY, MAX_SITE, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, trafficProblems,
   type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions,
 } from '../../sandbox/index.js';
 import { durationArg, intArg, numberArg, rateLimitArg } from '../options.js';
@@ -25,6 +25,10 @@ interface SandboxFlags {
   traffic: number | null;
   trafficArrival: ArrivalBand[];
   trafficChanges: TrafficOptions['changes'];
+  sitePages: number;
+  feedbackPerDay: number;
+  searchesPerDay: number;
+  viewsPerDay: number;
   rateLimit: RateLimit | null;
   faultRate: number;
   faults: FaultKind[];
@@ -129,7 +133,9 @@ export function sandboxOptionsFromFlags(f: SandboxFlags): SandboxOptions {
     traffic,
     host: f.host, port: f.port, apiKeys: f.apiKey, nonEnterpriseKeys: f.nonEnterpriseKey, projects: f.project,
     conversations: f.conversations, historyDays: f.historyDays, seed: f.seed, live: f.live === true,
-    liveTurnsPerMinute: f.liveRate, rateLimit: f.rateLimit, faultRate: f.faultRate, faults: f.faults,
+    liveTurnsPerMinute: f.liveRate,
+    site: { pages: f.sitePages, feedbackPerDay: f.feedbackPerDay, searchesPerDay: f.searchesPerDay, viewsPerDay: f.viewsPerDay },
+    rateLimit: f.rateLimit, faultRate: f.faultRate, faults: f.faults,
     malformedRate: f.malformedRate, latencyMs: f.latency, cursorTtlMs: f.cursorTtl,
     staticExport: {
       jobDurationMs: f.jobDuration, failDomains: f.failDomain, bundleTtlMs: f.bundleTtl,
@@ -159,6 +165,10 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
       DEFAULT_TRAFFIC_MODEL.arrival, showBands(DEFAULT_TRAFFIC_MODEL.arrival)))
     .addOption(opt('--traffic-changes <share:min-max>', 'traffic: share of turns whose category/status change later, and when',
       changesArg, DEFAULT_TRAFFIC_MODEL.changes, '0.3:2h-12h'))
+    .option('--site-pages <n>', 'pages of each project\'s docs site (feedback, searches, views, visitors)', intArg(1, MAX_SITE.pages), DEFAULT_SITE.pages)
+    .option('--feedback-per-day <n>', 'feedback entries per project on an ordinary weekday', numberArg(0, MAX_SITE.feedbackPerDay), DEFAULT_SITE.feedbackPerDay)
+    .option('--searches-per-day <n>', 'search events per project on an ordinary weekday', numberArg(0, MAX_SITE.searchesPerDay), DEFAULT_SITE.searchesPerDay)
+    .option('--views-per-day <n>', 'human page views per project on an ordinary weekday', numberArg(0, MAX_SITE.viewsPerDay), DEFAULT_SITE.viewsPerDay)
     .addOption(opt('--rate-limit <n/window>', 'requests per organization per sliding window, or "none"', rateLimitOrNone, { limit: 100, windowMs: 3_600_000 }, '100/1h'))
     .option('--fault-rate <p>', 'probability of a fault per analytics request (0..1)', numberArg(0, 1), 0)
     .addOption(opt('--faults <list>', `faults to inject, from ${FAULT_KINDS.join(',')}`, faultsArg, DEFAULT_FAULTS, DEFAULT_FAULTS.join(',')))
@@ -174,8 +184,11 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
 Durations take a unit: 50ms, 3s, 15m, 1h. The default rate limit is the real API's (100/1h).
 --traffic generates turns from the seed and the clock (no timers), up to 7 days after start: e.g.
 --traffic 1000000/d --history-days 2 serves 2M turns at start and 1M more each day.
+All eight analytics endpoints are served; feedback, searches, views and visitors come from each
+project's site activity over the same span (--site-pages, --feedback-per-day, ...).
 Test-only control routes (no auth, loopback clients only): /__sandbox/truth, /__sandbox/requests,
-/__sandbox/expire-cursors, /__sandbox/configure.`)
+/__sandbox/feedback-truth, /__sandbox/aggregate, /__sandbox/thread, /__sandbox/expire-cursors,
+/__sandbox/configure.`)
     .action(async (flags: SandboxFlags) => {
       const sandbox = await startSandbox({ ...sandboxOptionsFromFlags(flags), logger: ctx.logger });
       ctx.stdout.write(`listening on ${sandbox.url}\n`);
