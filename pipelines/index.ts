@@ -1,5 +1,13 @@
-// Every pipeline `docs-etl sync` runs for each configured project.
+// Every pipeline `docs-etl sync` runs for each configured project (`--pipelines` or the config's
+// `pipelines` select some). One plan per organization spends the shared budget on them by purpose,
+// then by `priority`: the assistant head first, the feedback head, yesterday's daily aggregates.
+import { assistantCallers } from './assistant-callers.js';
 import { assistantConversations } from './assistant-conversations.js';
+import { feedback } from './feedback.js';
+import { feedbackByPage } from './feedback-by-page.js';
+import { pageViews } from './page-views.js';
+import { pageVisitors } from './page-visitors.js';
+import { searches } from './searches.js';
 
-export const PIPELINES = [assistantConversations] as const;
-export { assistantConversations };
+export const PIPELINES = [assistantConversations, feedback, pageViews, pageVisitors, searches, assistantCallers, feedbackByPage] as const;
+export { assistantCallers, assistantConversations, feedback, feedbackByPage, pageViews, pageVisitors, searches };

@@ -235,7 +235,8 @@ export function resolveSyncConfig(
     readPath: file?.readPath ?? base.readPath,
     publishIntervalMs: file?.publishInterval ?? base.publishIntervalMs,
     duckdb: { memoryLimit: flags.memoryLimit ?? file?.memoryLimit ?? base.duckdb.memoryLimit, threads: flags.threads ?? file?.threads ?? base.duckdb.threads },
-    pipelines: flags.pipelines ?? file?.pipelines ?? base.pipelines,
+    // DOCS_PIPELINES: the same comma-separated list as --pipelines, for containers and services.
+    pipelines: flags.pipelines ?? listEnv(env.DOCS_PIPELINES) ?? file?.pipelines ?? base.pipelines,
     rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
     maxWaitMs: flags.maxWait ?? file?.maxWait ?? base.maxWaitMs,
     budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
@@ -322,4 +323,10 @@ function jsonErrorText(message: string, text: string): string {
   const before = text.slice(0, Number(pos[1]));
   const line = before.split('\n').length;
   return `${flat} (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+}
+
+/** A comma-separated environment list; unset or blank: not given. */
+function listEnv(v: string | undefined): string[] | undefined {
+  const list = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : undefined;
 }

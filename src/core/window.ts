@@ -2,10 +2,14 @@
 // started: it never moves across pages, retries or restarts. `purpose` says why the planner chose
 // it, which decides its priority and how its read is counted (design: Incremental extraction).
 
-/** head: newest data; settle: the last scheduled re-read; recheck: an earlier re-read; backfill: older gaps. */
-export type Purpose = 'head' | 'settle' | 'recheck' | 'backfill';
+/**
+ * head: newest data; settle: the last scheduled re-read; recheck: an earlier re-read; backfill:
+ * older gaps; sweep: the whole endpoint read without dates, for records whose time is null (a
+ * date range never returns them), every `time.undated.sweepEveryMs`.
+ */
+export type Purpose = 'head' | 'settle' | 'recheck' | 'backfill' | 'sweep';
 
-export const PURPOSES: readonly Purpose[] = ['head', 'settle', 'recheck', 'backfill'];
+export const PURPOSES: readonly Purpose[] = ['head', 'settle', 'recheck', 'backfill', 'sweep'];
 
 export interface Window {
   from: Date;

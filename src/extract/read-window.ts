@@ -111,7 +111,8 @@ async function* readSplit(
 }
 
 function params(p: PipelineDefinition, w: Window, at: Position): Record<string, string> {
-  const q: Record<string, string> = { dateFrom: w.from.toISOString(), dateTo: w.to.toISOString() };
+  // A sweep reads the endpoint without dates: the only read that returns records whose time is null.
+  const q: Record<string, string> = w.purpose === 'sweep' ? {} : { dateFrom: w.from.toISOString(), dateTo: w.to.toISOString() };
   if (p.paging.style !== 'single') q.limit = String(p.paging.limit);
   if (p.paging.style === 'cursor' && at.cursor) q.cursor = at.cursor;
   if (p.paging.style === 'offset') q.offset = String(at.offset ?? 0);

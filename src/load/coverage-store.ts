@@ -51,3 +51,13 @@ export async function readWindowLog(conn: DuckDBConnection, projectId: string, p
     rows: Number(x.rows), newRows: Number(x.new_rows), changedRows: Number(x.changed_rows),
   }));
 }
+
+/** When the stream's last sweep (a read without dates) completed, in ms; null: never. */
+export async function readLastSweep(conn: DuckDBConnection, projectId: string, pipeline: string): Promise<number | null> {
+  const r = await conn.runAndReadAll(
+    `SELECT epoch_ms(max(completed_at)) AS at FROM sync_windows WHERE project_id = $p AND pipeline = $pl AND purpose = 'sweep'`,
+    { p: projectId, pl: pipeline },
+  );
+  const at = r.getRowObjectsJS()[0]?.at;
+  return at === null || at === undefined ? null : Number(at);
+}

@@ -75,12 +75,10 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   await conn.run(sqlFile(g.pipeline.load.stage));
   const col = g.pipeline.time.column;
   const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
-  if (range.lo !== null) {
-    for (const file of g.pipeline.load.merge) {
-      await conn.run(sqlFile(file).replaceAll('{lo}', literal(String(range.lo))).replaceAll('{hi}', literal(String(range.hi))).replaceAll('$now', now));
-    }
-  } else {
-    await conn.run('CREATE OR REPLACE TEMP TABLE merge_stats AS SELECT NULL::VARCHAR AS window_id, 0::BIGINT AS rows, 0::BIGINT AS new_rows, 0::BIGINT AS changed_rows WHERE false');
+  // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
+  const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${literal(String(v))} AS TIMESTAMPTZ)`);
+  for (const file of g.pipeline.load.merge) {
+    await conn.run(sqlFile(file).replaceAll('{lo}', bound(range.lo)).replaceAll('{hi}', bound(range.hi)).replaceAll('$now', now));
   }
   // Pages, requests and records found invalid come from the pages' metadata; rows and records
   // DuckDB refused, from the stage.
@@ -146,8 +144,11 @@ async function advanceStream(
     open.runId = m.run_id;
     if (m.next.complete) {
       count(open);
-      coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
-        { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
+      // A sweep (no dates) is logged in sync_windows only: coverage maps dated reads.
+      if (open.purpose !== 'sweep') {
+        coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
+          { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
+      }
       await conn.run(sqlFile('load/insert-window.sql'), {
         project_id: projectId, pipeline: p.name, window_id: open.id, run_id: open.runId, purpose: open.purpose,
         window_from: open.from.toISOString(), window_to: open.to.toISOString(), now: opts.now.toISOString(),
@@ -177,7 +178,8 @@ async function advanceStream(
  * records field (or the body itself, for endpoints whose body is one record); pages with invalid
  * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
  * rejects a whole file on one bad record. `x` (the extra fields) is aligned with those records.
- * With page-level fields declared, the view `landed_pages` has one row per page with them (`page`).
+ * The view `landed_pages` has one row per page (empty ones too), with the page-level fields the
+ * pipeline declares (`page`).
  */
 function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
   const rec = duckdbType(p.record);
@@ -200,10 +202,9 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     SELECT project_id, run_id, window_id, window_from, window_to, truncated, seq,
            unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
-  if (p.page) {
-    out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
-      SELECT ${cols.replace(', x', '')}, body AS page FROM ${read(files, `${meta}, body: ${literal(duckdbType(p.page))}`)}`);
-  }
+  const page = p.page ? `, body AS page` : '';
+  out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
+    SELECT ${cols.replace(', x', '')}${page} FROM ${read(files, p.page ? `${meta}, body: ${literal(duckdbType(p.page))}` : meta)}`);
   return out;
 }
 

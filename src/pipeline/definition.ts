@@ -43,7 +43,14 @@ export interface PipelineDefinition {
    * in the batch's range of `column`); 'day' windows are single days in the project's time zone, for
    * endpoints that aggregate over the requested range (each day is its own request).
    */
-  time: { field: string | null; column: string; granularity: 'event' | 'day' };
+  time: {
+    field: string | null; column: string; granularity: 'event' | 'day';
+    /**
+     * The time field can be null, and a dated read never returns such records: once history has
+     * no gap left, the endpoint is read whole without dates (a `sweep`) every `sweepEveryMs`.
+     */
+    undated?: { sweepEveryMs: number };
+  };
   /**
    * SQL (paths under sql/): `stage` builds the batch's typed rows, `merge` files apply them in
    * order. `atomicWindows`: a window is merged only once all its pages landed, in one batch (for

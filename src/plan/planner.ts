@@ -3,7 +3,9 @@
 //   resume  the open window, exactly where it stopped;
 //   head    from the end of coverage minus a short overlap to now (a first run: the last hour);
 //   settle / recheck  due re-reads, adjacent intervals merged so pages are full;
-//   backfill older gaps down to `from`, newest first.
+//   backfill older gaps down to `from`, newest first;
+//   sweep    the endpoint without dates, when it has undated records, history has no gap left
+//            and the last sweep is `sweepEveryMs` old (its estimate: every row read so far).
 // Windows are bounded by `maxWindowMs`, by the learned row density (so a window is about
 // `windowPages` pages) and by what a bisection learned. Pure: no I/O, no clock.
 import { applyRead, gaps, type CoverageInterval } from '../core/intervals.js';
@@ -30,6 +32,8 @@ export interface PlanConfig {
   timezone?: string;
   /** 'day' windows: days read when `from` is not set. */
   historyDays?: number;
+  /** Pipelines with undated records: sweep every this long (see Purpose 'sweep'). */
+  sweepEveryMs?: number;
 }
 
 export interface StreamInput {
@@ -38,6 +42,8 @@ export interface StreamInput {
   /** Rows per millisecond of event time, learned from earlier reads; null when unknown. */
   density: number | null;
   windowLimitMs: number | null;
+  /** When the last sweep completed (ms), null: never. */
+  sweptAt?: number | null;
 }
 
 export interface PlannedWindow extends Window {
@@ -101,6 +107,10 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
       backfill.push(rest ? { ...window(g.from, to, 'backfill', est), estRequests: 1 } : window(from, to, 'backfill', est));
       to = rest ? g.from : from;
     }
+  }
+  if (c.sweepEveryMs !== undefined && !backfill.length && !s.open && (s.sweptAt ?? -Infinity) <= c.now - c.sweepEveryMs) {
+    const rows = s.coverage.reduce((n, iv) => n + (iv.rows ?? 0), 0);
+    backfill.push({ from: BEGINNING, to: new Date(c.now), purpose: 'sweep', estRequests: Math.max(1, Math.ceil((rows + 1) / c.pageSize)) });
   }
   return [...out, ...backfill];
 }

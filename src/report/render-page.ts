@@ -8,6 +8,7 @@ import { CLIENT_SCRIPT } from './client-script.js';
 import { PAGE_STYLE } from './page-style.js';
 import { periodLabel, renderEmptyState, renderHeadline } from './render-headline.js';
 import { renderFreshness, renderStaleBanner } from './render-freshness.js';
+import { pageGapsTable } from './render-page-gaps.js';
 import { categoriesTable, neverCitedTable, pagesTable, questionsTable, section, sourcesTable } from './render-tables.js';
 import type { ReportPeriod } from './period.js';
 import type { ReportData } from './report-data.js';
@@ -60,7 +61,7 @@ export function renderPage(input: PageInput): string {
   const scope = input.projectId ?? (d.projects.length ? d.projects.join(', ') : 'no project yet');
   const body = empty
     ? html`${empty}`
-    : html`${renderHeadline(d, p)}${charts()}${categoryCharts(d)}${questionsTable(d)}${pagesTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
+    : html`${renderHeadline(d, p)}${charts()}${categoryCharts(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
   const vendor = vendorScripts();
   // The data element is not executed (type application/json), so it needs no hash. Without charts the
   // library stays out; the page script still makes the tables sortable.
@@ -90,7 +91,7 @@ ${body}
 ${renderFreshness(d, now)}
 </main>
 <footer>Every number comes from the warehouse's SQL views (daily_category_breakdown, daily_unanswered_questions, daily_unanswered_by_page,
-daily_cited_sources, threads, latest_site_pages, pages_never_cited, freshness) and sync_runs; days are UTC. Charts: ${
+daily_cited_sources, threads, latest_site_pages, pages_never_cited, page_gaps_daily, searches_daily, freshness) and sync_runs; days are UTC. Charts: ${
   vendor.map((v) => `${v.name} ${v.version}`).join(', ')} (ISC license), inlined. ${input.generator}.</footer>
 ${empty ? '' : html`<script type="application/json" id="report-data">${raw(scriptJson(chartData(d, p)))}</script>`}
 ${scripts.map((s) => html`<script>${raw(s)}</script>\n`)}</body>

@@ -11,10 +11,10 @@ import type { ReportPeriod } from './period.js';
 /** The views the report reads: a warehouse last written by an older docs-etl may lack some. */
 export const REPORT_VIEWS = [
   'daily_category_breakdown', 'daily_unanswered_questions', 'daily_unanswered_by_page',
-  'daily_cited_sources', 'threads', 'latest_site_pages', 'pages_never_cited', 'freshness',
+  'daily_cited_sources', 'threads', 'latest_site_pages', 'pages_never_cited', 'freshness', 'page_gaps_daily',
 ] as const;
 
-export const LIMITS = { questions: 50, pages: 30, sources: 30, neverCited: 100, runs: 10 } as const;
+export const LIMITS = { questions: 50, pages: 30, pageGaps: 30, sources: 30, neverCited: 100, runs: 10 } as const;
 
 export interface Totals { turns: number; unanswered: number; clarifyingQuestions: number; conversations: number }
 export interface DayRow { day: string; turns: number; unanswered: number }
@@ -22,6 +22,10 @@ export interface CategoryDayRow { day: string; category: string; turns: number; 
 export interface CategoryRow { category: string; turns: number; unanswered: number; previousTurns: number; previousUnanswered: number }
 export interface QuestionRow { projectId: string; question: string; timesAsked: number; lastAskedAt: Date; exampleQuery: string; topPagePath: string; pages: number }
 export interface PageRow { projectId: string; pagePath: string; title: string | null; turns: number; unanswered: number }
+export interface PageGapRow {
+  projectId: string; path: string; views: number; viewsAi: number; visitors: number; thumbsUp: number; thumbsDown: number;
+  turns: number; unanswered: number; lowCtrSearches: string[]; lowCtrHits: number;
+}
 export interface SourceRow { projectId: string; url: string; title: string; citations: number; citationsInUnanswered: number; lastCitedAt: Date }
 export interface Inventory { pages: number; domains: number; exportedAt: Date | null; neverCited: number }
 export interface NeverCitedRow { domain: string; path: string; title: string | null; bytes: number }
@@ -46,6 +50,9 @@ export interface ReportData {
   categories: CategoryRow[];
   questions: QuestionRow[];
   pages: PageRow[];
+  /** Pages to improve (page_gaps_daily); `trafficLoaded`: a per-page export was loaded at all. */
+  pageGaps: PageGapRow[];
+  trafficLoaded: boolean;
   sources: SourceRow[];
   inventory: Inventory;
   neverCited: NeverCitedRow[];
@@ -155,6 +162,12 @@ export async function readReportData(conn: DuckDBConnection, scope: Scope, proje
     pages: (await rows(conn, 'pages', { ...p, limit: LIMITS.pages })).map((r) => ({
       projectId: str(r.project_id), pagePath: str(r.page_path), title: optStr(r.title), turns: num(r.turns), unanswered: num(r.unanswered),
     })),
+    pageGaps: (await rows(conn, 'page-gaps', { ...p, limit: LIMITS.pageGaps })).map((r) => ({
+      projectId: str(r.project_id), path: str(r.path), views: num(r.views), viewsAi: num(r.views_ai), visitors: num(r.visitors),
+      thumbsUp: num(r.thumbs_up), thumbsDown: num(r.thumbs_down), turns: num(r.turns), unanswered: num(r.unanswered),
+      lowCtrSearches: Array.isArray(r.low_ctr_searches) ? r.low_ctr_searches.map(str) : [], lowCtrHits: num(r.low_ctr_hits),
+    })),
+    trafficLoaded: Boolean((await rows(conn, 'traffic-loaded', p))[0]?.loaded),
     sources: (await rows(conn, 'sources', { ...p, limit: LIMITS.sources })).map((r) => ({
       projectId: str(r.project_id), url: str(r.url), title: str(r.title), citations: num(r.citations),
       citationsInUnanswered: num(r.citations_in_unanswered), lastCitedAt: date(r.last_cited_at)!,

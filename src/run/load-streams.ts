@@ -7,7 +7,7 @@ import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { ProjectConfig } from '../config/sync-config.js';
 import { DEFAULT_TIME_ZONE } from '../core/time-zone.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
-import { readCoverage, readWindowLog } from '../load/coverage-store.js';
+import { readCoverage, readLastSweep, readWindowLog } from '../load/coverage-store.js';
 import { readSyncState, type StreamState } from '../load/sync-state.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -40,6 +40,7 @@ export async function loadStreams(
       projectId: project.projectId, organization: project.organization, from: project.backfillFrom,
       timezone: project.timezone ?? DEFAULT_TIME_ZONE, pipeline, client, state, coverage,
       density: density(log, coverage),
+      sweptAt: pipeline.time.undated ? await readLastSweep(conn, project.projectId, pipeline.name) : null,
       nextSeq: Math.max(state.mergedSeq, zone.lastSeq({ projectId: project.projectId, pipeline: pipeline.name })) + 1,
     });
   }

@@ -30,6 +30,8 @@ export interface OrgStream {
   state: StreamState;
   coverage: CoverageInterval[];
   density: number | null;
+  /** When the last sweep completed (ms; pipelines with undated records), null: never. */
+  sweptAt: number | null;
   /** Next landing sequence number of the stream. */
   nextSeq: number;
 }
@@ -47,6 +49,13 @@ export interface OrgRunDeps {
   onPage?: (s: ProjectRunSummary) => void;
   /** Adds up where fetching spends its own time. */
   timing?: { validateMs: number; landMs: number };
+  /**
+   * Requests the organization can still send without waiting too long. Before an optional window
+   * (recheck, backfill, sweep) starts, its estimate is made again with the density this run just
+   * learned; a window that no longer fits is deferred to a later run instead of running into the
+   * budget halfway (a first sync's estimates start at one request per window).
+   */
+  available?: () => number;
 }
 
 export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
@@ -57,11 +66,11 @@ export function planOrganization(streams: readonly OrgStream[], settings: PlanSe
     pipeline: s.pipeline.name,
     priority: s.pipeline.priority,
     windows: planStream(
-      { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs },
+      { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs, sweptAt: s.sweptAt },
       {
         ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
         granularity: s.pipeline.time.granularity, timezone: s.timezone, historyDays: s.pipeline.defaultHistoryDays,
-        rereads: s.pipeline.rereads ?? settings.rereads,
+        rereads: s.pipeline.rereads ?? settings.rereads, sweepEveryMs: s.pipeline.time.undated?.sweepEveryMs,
       },
     ),
   })), available);
@@ -74,7 +83,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   for (const s of streams) {
     const summary: ProjectRunSummary = {
       runId: ulid(deps.clock.now().getTime()), projectId: s.projectId, pipeline: s.pipeline.name, status: 'running', windows: [],
-      deferred: plan.deferred.filter((d) => d.projectId === s.projectId && d.pipeline === s.pipeline.name).length,
+      deferred: deps.available ? 0 : plan.deferred.filter((d) => d.projectId === s.projectId && d.pipeline === s.pipeline.name).length,
       pages: 0, requests: 0, upserted: 0, quarantined: 0, error: null,
     };
     summaries.set(key(s.projectId, s.pipeline.name), summary);
@@ -82,7 +91,11 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   }
   const seqs = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), { next: s.nextSeq }]));
   const limits = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s.state.windowLimitMs]));
-  const queue: PlanEntry[] = [...plan.selected];
+  // With a live budget, the windows the plan deferred come last: a first sync's plan over-estimates
+  // nothing it does not know, so what its own estimates left unused goes to them if they fit.
+  const queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
+  const learned = new Map<string, Learned>();
+  const deferredStreams = new Set<string>();
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -99,8 +112,15 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       halt = 'stopped';
       break;
     }
+    if (e.optional && !e.window.resume && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
+      // Later optional windows of the stream wait too, so its gaps are still read newest first.
+      deferredStreams.add(k);
+      summary.deferred++;
+      continue;
+    }
     const log = deps.logger.child({ projectId: e.projectId, pipeline: e.pipeline, runId: summary.runId });
     const run = { ...e.window, pages: 0, complete: false };
+    const startedAt = summary.requests;
     summary.windows.push(run);
     log.info({ purpose: e.window.purpose, window: formatWindow(e.window), pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
     try {
@@ -119,12 +139,17 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       });
       if (out.kind === 'complete') {
         run.complete = true;
+        if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
+          const l = learned.get(k) ?? { rows: 0, span: 0, windows: 0, requests: 0 };
+          learned.set(k, { rows: l.rows + out.records, span: l.span + spanMs(e.window), windows: l.windows + 1, requests: l.requests + requestsSince(summary, startedAt) });
+        }
         if (e.window.purpose === 'backfill' && s.from === null && out.records === 0) collapseBackfill(queue, e);
         continue;
       }
       // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
       const half = Math.floor(spanMs(e.window) / 2);
-      if (half < MIN_WINDOW_MS) throw out.error;
+      // A sweep has no dates to halve: it fails and is planned again next time.
+      if (half < MIN_WINDOW_MS || e.window.purpose === 'sweep') throw out.error;
       limits.set(k, half);
       const mid = new Date(e.window.from.getTime() + half);
       log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'window too large for the API: bisecting');
@@ -157,6 +182,28 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     } else summary.status = 'succeeded';
   }
   return [...summaries.values()];
+}
+
+/** Windows longer than this (the open-ended bottom of history) say little about density. */
+const LEARN_MAX_SPAN_MS = 31 * 86_400_000;
+
+/** What the run's complete windows of a stream say about the next ones. */
+interface Learned { rows: number; span: number; windows: number; requests: number }
+
+const requestsSince = (summary: ProjectRunSummary, startedAt: number) => summary.requests - startedAt;
+
+/** Whether an optional window's estimate, made again with what this run learned, fits the budget left. */
+function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, available?: () => number): boolean {
+  if (!available) return true;
+  let est = e.window.estRequests;
+  if (s.pipeline.time.granularity === 'day') {
+    // A day window costs about what the run's earlier day windows of the stream cost.
+    if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
+  } else if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
+    const rowsPerMs = learned && learned.span > 0 ? learned.rows / learned.span : s.density;
+    if (rowsPerMs !== null) est = Math.max(est, Math.ceil((rowsPerMs * spanMs(e.window)) / pageSize(s.pipeline)));
+  }
+  return est <= available();
 }
 
 /**

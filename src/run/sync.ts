@@ -133,6 +133,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       return runOrg({
         zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal, timing,
         onLanded: (f) => merger.enqueue(f),
+        available: () => budget.available(cfg.maxWaitMs) - plan.reserve,
         mergeFailed: (pipeline, projectId) => merger.isFailed(pipeline, projectId),
         startRun: async (s) => {
           summaries.set(s.runId, s);

@@ -11,11 +11,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The child's environment: none of the developer's DOCS_* settings leak into a test. */
+/**
+ * The child's environment: none of the developer's DOCS_* settings leak into a test. Syncs run the
+ * assistant pipeline only unless a test asks for others (DOCS_PIPELINES): most tests are about how
+ * one stream is read, counted and stopped; test/exports/ runs every pipeline.
+ */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('DOCS_') && k !== 'LOG_LEVEL') env[k] = v;
-  return { ...env, LOG_LEVEL: 'info', ...extra };
+  return { ...env, LOG_LEVEL: 'info', DOCS_PIPELINES: 'assistant_conversations', ...extra };
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess & { result: Promise<CliResult> } {

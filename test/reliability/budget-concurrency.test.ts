@@ -12,6 +12,7 @@ import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { maxInWindow } from '../../src/bench/window-stats.js';
 import { waitFor } from '../helpers/wait.js';
+import { query } from './reliability-helpers.js';
 
 const KEY = 'mint_reliability_budget';
 let sb: Sandbox | undefined;
@@ -50,8 +51,18 @@ describe('shared budget under concurrency', () => {
     const results = await Promise.all(projects.map((p) => runCli(args(p), env(p))));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const log = await expectWithinBudget(sandbox, rate, projects, dir);
-    expect(log).toHaveLength(3 * 7); // ceil(7000 / 1000) each: nothing wasted
-    // The budget was the bottleneck: 21 requests need more than two windows.
+    // Nothing wasted: one request per page the plan's windows needed (a window's last page is the
+    // only partial one), no page fetched twice, no request lost to the limit.
+    let pages = 0;
+    for (const p of projects) {
+      const windows = await query(join(dir, `${p}.duckdb`), 'SELECT window_from, window_to, pages, rows FROM sync_windows');
+      for (const w of windows) expect(Number(w.pages)).toBe(Math.max(1, Math.ceil(Number(w.rows) / 1000)));
+      expect(windows.reduce((n, w) => n + Number(w.rows), 0)).toBe(7000);
+      pages += windows.reduce((n, w) => n + Number(w.pages), 0);
+    }
+    expect(log).toHaveLength(pages);
+    // The budget was the bottleneck: more than two windows' worth of requests.
+    expect(log.length).toBeGreaterThan(2 * rate.limit);
     expect(log.at(-1)!.at - log[0]!.at).toBeGreaterThan(2 * rate.windowMs);
   }, 90_000);
 

@@ -40,7 +40,8 @@ export const resetCommand: CommandFactory = (ctx, setExitCode) =>
       if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.join(', ')}: choose from ${PIPELINES.map((p) => p.name).join(', ')}`);
       const request = { projectId: flags.project, pipelines: PIPELINES.filter((p) => !names || names.includes(p.name)), from: flags.from ?? null };
       const effects = await describeReset(cfg, request);
-      const what = effects.map((e) => flags.from
+      // Pipelines with nothing stored for the project are left out of the question.
+      const what = effects.filter((e) => e.rows > 0 || e.coverageMs > 0 || e.landedPages > 0).map((e) => flags.from
         ? `${e.pipeline}: read ${span(e.coverageMs)} of event time again from ${flags.from!.toISOString()} (rows stay)`
         : `${e.pipeline}: delete ${e.rows.toLocaleString('en-US')} rows, ${span(e.coverageMs)} of event time covered, ${e.landedPages} landed pages`).join('; ');
       if (!flags.yes) {

@@ -1,0 +1,21 @@
+// Feedback counts per page and day (GET /feedback/by-page). The endpoint has no cursor and no
+// offset: one answer of at most 100 paths. A day with more paths is asked again per source, then
+// per source and status (the parts add up); a part still full is kept and the day marked truncated.
+import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, feedbackByPageRecordSchema } from '../src/contracts/analytics-feedback.js';
+import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import { DAILY_REREADS } from './daily.js';
+
+export const feedbackByPage = {
+  name: 'feedback_by_page',
+  endpoint: '/v1/analytics/{projectId}/feedback/by-page',
+  paging: { style: 'split', limit: 100, splits: [{ param: 'source', values: FEEDBACK_SOURCES }, { param: 'status', values: FEEDBACK_STATUSES }] },
+  recordsField: 'feedback',
+  record: feedbackByPageRecordSchema,
+  key: ['project_id', 'day', 'path'],
+  time: { field: null, column: 'window_from', granularity: 'day' },
+  load: { stage: 'pipelines/feedback-by-page/stage.sql', merge: ['pipelines/feedback-by-page/merge.sql'], atomicWindows: true },
+  tables: ['feedback_by_page_daily'],
+  priority: 6,
+  rereads: DAILY_REREADS,
+  defaultHistoryDays: 30,
+} as const satisfies PipelineDefinition;

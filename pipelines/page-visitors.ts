@@ -1,0 +1,22 @@
+// Unique visitors per day (GET /visitors): per page and site-wide; `total` is deduplicated across
+// human and AI (it does not equal human + ai). The API counts over the requested range, so each
+// local day is one window, re-read once its late data settled.
+import { pageTrafficRecordSchema, trafficPageSchema } from '../src/contracts/analytics-traffic.js';
+import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import { DAILY_REREADS } from './daily.js';
+
+export const pageVisitors = {
+  name: 'page_visitors',
+  endpoint: '/v1/analytics/{projectId}/visitors',
+  paging: { style: 'offset', limit: 250 },
+  recordsField: 'visitors',
+  record: pageTrafficRecordSchema,
+  page: trafficPageSchema,
+  key: ['project_id', 'day', 'path'],
+  time: { field: null, column: 'window_from', granularity: 'day' },
+  load: { stage: 'pipelines/page-visitors/stage.sql', merge: ['pipelines/page-visitors/merge.sql'], atomicWindows: true },
+  tables: ['page_visitors_daily'],
+  priority: 3,
+  rereads: DAILY_REREADS,
+  defaultHistoryDays: 30,
+} as const satisfies PipelineDefinition;

@@ -1,0 +1,23 @@
+// Searches per day (GET /searches): the API aggregates over the requested range and ranks terms by
+// hits; each local day is one window, of which the top `maxPages` pages (100 terms each) are read
+// (the rest is the long tail; the day's total searches counts every search). A day with more terms
+// than read is marked truncated in searches_daily_totals.
+import { searchRecordSchema, searchesPageSchema } from '../src/contracts/analytics-traffic.js';
+import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import { DAILY_REREADS } from './daily.js';
+
+export const searches = {
+  name: 'searches',
+  endpoint: '/v1/analytics/{projectId}/searches',
+  paging: { style: 'cursor', limit: 100, hasMore: false, maxPages: 1 },
+  recordsField: 'searches',
+  record: searchRecordSchema,
+  page: searchesPageSchema,
+  key: ['project_id', 'day', 'search_query'],
+  time: { field: null, column: 'window_from', granularity: 'day' },
+  load: { stage: 'pipelines/searches/stage.sql', merge: ['pipelines/searches/merge.sql'], atomicWindows: true },
+  tables: ['searches_daily', 'searches_daily_totals'],
+  priority: 4,
+  rereads: DAILY_REREADS,
+  defaultHistoryDays: 30,
+} as const satisfies PipelineDefinition;

@@ -1,0 +1,73 @@
+-- Documentation gaps per page: what every analytics export says about one page, over all days read.
+-- One row per (project_id, path) that appears in any source. Paths are joined as the API names
+-- them, trailing slashes dropped ('/guides/sso/' = '/guides/sso'); assistant turns count by the
+-- page the conversation started on (conversations.page_path; turns without a page are left out).
+-- - views_*: page views (page_views_daily); visitors_*: the sum of each day's visitors
+--   (page_visitors_daily; a reader on two days counts twice; total is deduplicated per day across
+--   human and AI, so it does not equal human + ai).
+-- - thumbs_up/thumbs_down/code_reports: feedback_by_page_daily; feedback_truncated: some day of it
+--   was incomplete (see docs/pipelines.md); open_feedback: feedback entries still pending or in
+--   progress, feedback_comments: entries with a comment (table feedback).
+-- - assistant_turns, unanswered_turns, unanswered_rate: conversations starting on the page.
+-- - search_hits: hits of the search terms whose most clicked page (over all days read) is this page;
+--   low_ctr_searches: up to five of those terms with a click-through rate under 0.2, by hits
+--   (searches_daily only holds the top terms of each day).
+CREATE OR REPLACE VIEW page_gaps AS
+WITH views AS (
+  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
+         sum(human) AS views_human, sum(ai) AS views_ai, sum(total) AS views_total
+  FROM page_views_daily GROUP BY ALL
+), visitors AS (
+  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
+         sum(human) AS visitors_human, sum(ai) AS visitors_ai, sum(total) AS visitors_total
+  FROM page_visitors_daily GROUP BY ALL
+), thumbs AS (
+  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
+         sum(thumbs_up) AS thumbs_up, sum(thumbs_down) AS thumbs_down, sum(code) AS code_reports,
+         bool_or(truncated) AS feedback_truncated
+  FROM feedback_by_page_daily GROUP BY ALL
+), entries AS (
+  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
+         count(*) FILTER (WHERE status IN ('pending', 'in_progress')) AS open_feedback,
+         count(*) FILTER (WHERE comment IS NOT NULL AND comment <> '') AS feedback_comments
+  FROM feedback GROUP BY ALL
+), turns AS (
+  SELECT project_id, regexp_replace(page_path, '(.)/+$', '\1') AS path,
+         count(*) AS assistant_turns,
+         count(*) FILTER (WHERE resolution_status = 'unanswered') AS unanswered_turns
+  FROM conversations WHERE page_path IS NOT NULL GROUP BY ALL
+), terms AS (
+  SELECT project_id, search_query, sum(hits) AS hits,
+         sum(hits * ctr) / nullif(sum(hits), 0) AS ctr,
+         arg_max(top_clicked_page, hits * ctr) FILTER (WHERE top_clicked_page IS NOT NULL) AS page
+  FROM searches_daily GROUP BY ALL
+), searches AS (
+  SELECT project_id, regexp_replace(page, '(.)/+$', '\1') AS path, sum(hits) AS search_hits,
+         coalesce(list(search_query ORDER BY hits DESC, search_query) FILTER (WHERE ctr < 0.2), [])[1:5] AS low_ctr_searches
+  FROM terms WHERE page IS NOT NULL GROUP BY ALL
+)
+SELECT
+  project_id, path,
+  coalesce(views_human, 0)    AS views_human,
+  coalesce(views_ai, 0)       AS views_ai,
+  coalesce(views_total, 0)    AS views_total,
+  coalesce(visitors_human, 0) AS visitors_human,
+  coalesce(visitors_ai, 0)    AS visitors_ai,
+  coalesce(visitors_total, 0) AS visitors_total,
+  coalesce(thumbs_up, 0)      AS thumbs_up,
+  coalesce(thumbs_down, 0)    AS thumbs_down,
+  coalesce(code_reports, 0)   AS code_reports,
+  coalesce(feedback_truncated, false) AS feedback_truncated,
+  coalesce(open_feedback, 0)  AS open_feedback,
+  coalesce(feedback_comments, 0) AS feedback_comments,
+  coalesce(assistant_turns, 0)   AS assistant_turns,
+  coalesce(unanswered_turns, 0)  AS unanswered_turns,
+  CASE WHEN assistant_turns > 0 THEN round(unanswered_turns / assistant_turns, 4) END AS unanswered_rate,
+  coalesce(search_hits, 0)    AS search_hits,
+  coalesce(low_ctr_searches, []) AS low_ctr_searches
+FROM views
+FULL JOIN visitors USING (project_id, path)
+FULL JOIN thumbs   USING (project_id, path)
+FULL JOIN entries  USING (project_id, path)
+FULL JOIN turns    USING (project_id, path)
+FULL JOIN searches USING (project_id, path);
