@@ -44,10 +44,17 @@ export interface CoverageProbe {
   /** `now` − head: how stale the newest loaded data is. */
   headLagMs: number | null;
   /**
-   * Event time older than `now − settleDueMs` (and after `from`) that was read but is not settled:
-   * a settle read that is overdue. 0 when every interval got its settle read in time.
+   * Intervals that ended before `now − settleDueMs` (clipped to `from`) whose last read came less
+   * than the settle age after their end: settle reads that are overdue. 0 when every interval got
+   * its settle read in time. (An interval's schedule runs from its end: a long interval that ends
+   * later is not overdue yet.)
    */
   unsettledOverdueMs: number;
+  /**
+   * Intervals whose last read did come at least the settle age after their end, yet whose `settled`
+   * flag is false (the warehouse's bookkeeping disagrees with its read times), any age.
+   */
+  settledFlagMissingMs: number;
   /** Event time older than `now − settleDueMs` (and after `from`) never read at all: backfill still to do. */
   unreadOverdueMs: number;
   /** Event time from `from` to `now` never read at all. */
@@ -55,20 +62,25 @@ export interface CoverageProbe {
 }
 
 /**
- * Reads the coverage map of one stream at instant `now`. `settleDueMs`: the age by which an interval
- * must have had its settle read (the settle age, its slack, and one run interval to get it done).
+ * Reads the coverage map of one stream at instant `now`. `settleAgeMs`: the schedule's settle age (a
+ * read at least this long after an interval's end settles it); `settleDueMs`: the age by which an
+ * interval must have had that read (the settle age, its slack, and one run interval to get it done).
  */
-export function probeCoverage(rows: readonly CoverageRow[], from: number, now: number, settleDueMs: number): CoverageProbe {
+export function probeCoverage(
+  rows: readonly CoverageRow[], from: number, now: number, o: { settleAgeMs: number; settleDueMs: number },
+): CoverageProbe {
   const sorted = [...rows].sort((a, b) => a.from - b.from);
   const headAt = sorted.length ? Math.max(...sorted.map((r) => r.to)) : null;
-  const due = now - settleDueMs;
+  const due = now - o.settleDueMs;
+  const readSettled = (r: CoverageRow) => r.readAt - r.to >= o.settleAgeMs;
   const clip = (f: number, t: number) => Math.max(0, Math.min(t, due) - Math.max(f, from));
   const asMap = sorted.map((r) => ({ from: r.from, to: r.to, firstReadAt: r.readAt, readAt: r.readAt, reads: 1, rows: null, settled: r.settled }));
   const holes = gaps(asMap, from, now);
   return {
     headAt,
     headLagMs: headAt === null ? null : now - headAt,
-    unsettledOverdueMs: sorted.filter((r) => !r.settled).reduce((n, r) => n + clip(r.from, r.to), 0),
+    unsettledOverdueMs: sorted.filter((r) => !readSettled(r) && r.to <= due).reduce((n, r) => n + clip(r.from, r.to), 0),
+    settledFlagMissingMs: sorted.filter((r) => readSettled(r) && !r.settled).reduce((n, r) => n + (r.to - r.from), 0),
     unreadOverdueMs: holes.reduce((n, g) => n + clip(g.from, g.to), 0),
     unreadMs: holes.reduce((n, g) => n + (g.to - g.from), 0),
   };

@@ -117,6 +117,7 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
     mkdirSync(input.workDir, { recursive: true });
     const cfg = defaultSyncConfig(join(input.workDir, 'warehouse.duckdb'), [project], { rate: BUDGET, budgetDir: join(input.workDir, 'budget') });
     const lastStage = cfg.plan.rereads.at(-1);
+    const settleAgeMs = lastStage?.afterMs ?? 0;
     const settleDueMs = (lastStage ? lastStage.afterMs + lastStage.withinMs : 0) + HOUR;
 
     const runs: DayRun[] = [];
@@ -150,7 +151,7 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
         : [];
       const run = runRecord(index, r, {
         startAt: tick, endAt: clock.ms, requests: requests.length, http429: requests.filter((x) => x.status === 429).length,
-        newVisible, realMs, coverage: probeCoverage(coverageRows, fromMs, clock.ms, settleDueMs),
+        newVisible, realMs, coverage: probeCoverage(coverageRows, fromMs, clock.ms, { settleAgeMs, settleDueMs }),
       });
       runs.push(run);
       input.log(`${input.rate}/day run ${index} (${run.phase}): exit ${run.exitCode}, ${run.requests} requests (ideal ${run.ideal}), ` +
