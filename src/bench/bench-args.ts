@@ -15,6 +15,8 @@ export interface BenchArgs {
   scenario?: 'day';
   /** Turns a day of the scenario's traffic, one scenario per rate. */
   rates: number[];
+  /** Days of hourly runs after the first run; the last is the steady state. */
+  days: number;
 }
 
 /** "30000,100000,1e6" or "30k,100k,1m": turns a day, each from 1,000 to 10,000,000. */
@@ -40,7 +42,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .option('--budget-processes <n>', 'sync processes sharing the budget in the budget measurement', intArg(1, 8), 1)
     .option('--keep', 'keep the work directory (warehouse, page files)', false)
     .addOption(new Option('--scenario <name>', 'run a scenario instead: day = a virtual day of hourly runs per rate (issue 16)').choices(['day']))
-    .option('--rates <list>', 'turns a day of the day scenario, comma-separated', parseRates, [30_000, 100_000, 1_000_000]);
+    .option('--rates <list>', 'turns a day of the day scenario, comma-separated', parseRates, [30_000, 100_000, 1_000_000])
+    .option('--days <n>', 'days of hourly runs of the day scenario; the last is the steady state (the sandbox serves 7)', intArg(2, 6), 2);
   cmd.parse(argv, { from: 'node' });
   return cmd.opts<BenchArgs>();
 }

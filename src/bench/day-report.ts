@@ -34,7 +34,7 @@ function windowsOf(runs: readonly DayRun[]) {
 
 export function dayJson(d: DayScenarioResult) {
   const steady = d.runs.filter((r) => r.phase === 'steady');
-  const day1 = d.runs.filter((r) => r.phase === 'day1');
+  const warmup = d.runs.filter((r) => r.phase === 'warmup');
   const first = d.runs.find((r) => r.phase === 'first');
   const sum = (rs: readonly DayRun[], f: (r: DayRun) => number) => rs.reduce((n, r) => n + f(r), 0);
   const requests = sum(steady, (r) => r.requests);
@@ -60,8 +60,8 @@ export function dayJson(d: DayScenarioResult) {
     requests_per_day: requests,
     ideal_per_day: ideal,
     ratio: ideal ? r2(requests / ideal) : null,
-    requests_day1: sum(day1, (r) => r.requests),
-    ideal_day1: sum(day1, (r) => r.ideal),
+    requests_warmup: sum(warmup, (r) => r.requests),
+    ideal_warmup: sum(warmup, (r) => r.ideal),
     requests_first_run: first?.requests ?? null,
     ideal_first_run: first?.ideal ?? null,
     freshness: {
@@ -76,7 +76,7 @@ export function dayJson(d: DayScenarioResult) {
     },
     requests_per_run: d.runs.map((r) => r.requests),
     ideal_per_run: d.runs.map((r) => r.ideal),
-    exit_codes: { first: first?.exitCode ?? null, day1: day1.map((r) => r.exitCode), steady: steady.map((r) => r.exitCode) },
+    exit_codes: { first: first?.exitCode ?? null, warmup: warmup.map((r) => r.exitCode), steady: steady.map((r) => r.exitCode) },
     exit3_steady: exit3Steady,
     max_in_hour: d.maxInHour,
     http_429: d.http429,
@@ -88,7 +88,7 @@ export function dayJson(d: DayScenarioResult) {
       unread_overdue_h_end: r2(last.coverage.unreadOverdueMs / HOUR),
       unread_h_end: r2(last.coverage.unreadMs / HOUR),
     },
-    windows: { steady: ws, day1: windowsOf(day1), first: first ? windowsOf([first]) : null },
+    windows: { steady: ws, warmup: windowsOf(warmup), first: first ? windowsOf([first]) : null },
     seconds: Object.fromEntries(Object.entries(d.seconds).map(([k, v]) => [k, r1(v)])),
     targets: {
       requests: requests <= 3 * ideal,

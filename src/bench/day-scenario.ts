@@ -2,8 +2,8 @@
 // the sandbox (steady traffic of R turns a day, the issue's late-arrival and change model, 2 days of
 // history, 100 requests/hour) and `runSync` (default settings, rate 100/1h, --from = the start of
 // the sandbox's history) share the clock; budget waits advance it, so nothing really waits.
-// Runs: a first one at S (on the hour), 24 hourly runs (day 1), then 24 more (day 2: the steady
-// state). A tick that comes while a run is still going is skipped, as `docs-etl schedule` does.
+// Runs: a first one at S (on the hour), then hourly runs for `days` days (default 2): the last 24
+// are the steady state, those before them the warm-up (day 1). A tick that comes while a run is still going is skipped, as `docs-etl schedule` does.
 // Each run records what the sandbox saw (its request log), what the sync did (summaries, plan) and
 // what the published snapshot's coverage map says; the comparisons with the truth come at the end
 // (day-compare.ts), plus one cross-check on a steady run's own instant.
@@ -27,10 +27,9 @@ const PROJECT = 'demo';
 /** Only the conversations pipeline: the targets are about turns, and the sandbox serves its endpoint. */
 const PIPELINE = assistantConversations;
 export const BUDGET = { limit: 100, windowMs: HOUR };
-export const FIRST_DAY_RUNS = 24;
-export const STEADY_RUNS = 24;
+export const RUNS_PER_DAY = 24;
 
-export type Phase = 'first' | 'day1' | 'steady';
+export type Phase = 'first' | 'warmup' | 'steady';
 
 export interface DayRun {
   index: number;
@@ -86,6 +85,8 @@ export interface DayScenarioInput {
   workDir: string;
   /** S: the sandbox's start and the first run (on the hour). */
   startMs: number;
+  /** Days of hourly runs after the first run (at least 2: the last day is the steady state). */
+  days: number;
   /** Index of the steady run whose freshness is cross-checked directly (null: none). */
   crossCheckRun: number | null;
   log: (message: string) => void;
@@ -125,7 +126,8 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
     let prevVisible: number | null = null;
     let published: string | null = null;
     let crossCheck: { index: number; direct: Freshness } | null = null;
-    const total = 1 + FIRST_DAY_RUNS + STEADY_RUNS;
+    const total = 1 + RUNS_PER_DAY * input.days;
+    const phaseOf = (index: number): Phase => (index === 0 ? 'first' : index < total - RUNS_PER_DAY ? 'warmup' : 'steady');
     for (let index = 0; index < total; index++) {
       const tick = S + index * HOUR;
       if (clock.ms > tick) {
@@ -149,7 +151,7 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
       const coverageRows = published
         ? await timed('compare', () => scratch.withSnapshot(published!, () => scratch.coverage(PROJECT, PIPELINE.name)))
         : [];
-      const run = runRecord(index, r, {
+      const run = runRecord(index, phaseOf(index), r, {
         startAt: tick, endAt: clock.ms, requests: requests.length, http429: requests.filter((x) => x.status === 429).length,
         newVisible, realMs, coverage: probeCoverage(coverageRows, fromMs, clock.ms, { settleAgeMs, settleDueMs }),
       });
@@ -199,13 +201,9 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
   }
 }
 
-function phaseOf(index: number): Phase {
-  return index === 0 ? 'first' : index <= FIRST_DAY_RUNS ? 'day1' : 'steady';
-}
-
 /** One run's record from its SyncResult and what the harness measured around it. */
 export function runRecord(
-  index: number, r: Pick<SyncResult, 'runs' | 'plans' | 'exitCode' | 'timing'>,
+  index: number, phase: Phase, r: Pick<SyncResult, 'runs' | 'plans' | 'exitCode' | 'timing'>,
   m: { startAt: number; endAt: number; requests: number; http429: number; newVisible: number; realMs: number; coverage: CoverageProbe },
 ): DayRun {
   const windows = r.runs.flatMap((s) => s.windows);
@@ -214,7 +212,7 @@ export function runRecord(
   const notReached = emptyByPurpose();
   for (const p of Object.keys(notReached) as (keyof ByPurpose)[]) notReached[p] = Math.max(0, selected[p] - started[p]);
   return {
-    index, phase: phaseOf(index), startAt: m.startAt, endAt: m.endAt, exitCode: r.exitCode,
+    index, phase, startAt: m.startAt, endAt: m.endAt, exitCode: r.exitCode,
     statuses: r.runs.map((s) => s.status), errors: r.runs.flatMap((s) => (s.error ? [s.error] : [])),
     requests: m.requests, http429: m.http429, newVisible: m.newVisible, ideal: idealRequests(m.newVisible),
     windows: started, pages: countByPurpose(windows, (w) => w.pages), incomplete: countByPurpose(windows.filter((w) => !w.complete)),
