@@ -3,13 +3,14 @@
 // it, which decides its priority and how its read is counted (design: Incremental extraction).
 
 /**
- * head: newest data; settle: the last scheduled re-read; recheck: an earlier re-read; backfill:
+ * head: newest data; catchup: after a lag, the young span between the end of coverage and the
+ * head; settle: the last scheduled re-read; recheck: an earlier re-read; backfill:
  * older gaps; sweep: the whole endpoint read without dates, for records whose time is null (a
  * date range never returns them), every `time.undated.sweepEveryMs`.
  */
-export type Purpose = 'head' | 'settle' | 'recheck' | 'backfill' | 'sweep';
+export type Purpose = 'head' | 'catchup' | 'settle' | 'recheck' | 'backfill' | 'sweep';
 
-export const PURPOSES: readonly Purpose[] = ['head', 'settle', 'recheck', 'backfill', 'sweep'];
+export const PURPOSES: readonly Purpose[] = ['head', 'catchup', 'settle', 'recheck', 'backfill', 'sweep'];
 
 export interface Window {
   from: Date;

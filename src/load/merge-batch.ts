@@ -5,7 +5,7 @@
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { applyRead, type CoverageInterval } from '../core/intervals.js';
+import { applyRead, type CoverageInterval, type ReadAges } from '../core/intervals.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { duckdbType } from '../pipeline/json-structure.js';
@@ -41,10 +41,13 @@ export interface MergedBatch {
 
 export interface MergeOptions {
   now: Date;
-  /** A window read this long after its end settles its interval (no re-read due any more). */
-  settleAgeMs: number;
+  /**
+   * A window read this long after its end settles its interval (no re-read due any more); with the
+   * re-read stages' ages, a read is cut at each so its older parts are not re-read for that stage.
+   */
+  settleAgeMs: ReadAges;
   /** The same per pipeline (pipelines may have their own re-read schedule); default settleAgeMs. */
-  settleAgeFor?: (p: PipelineDefinition) => number;
+  settleAgeFor?: (p: PipelineDefinition) => ReadAges;
   /**
    * Rebuild: the pages are kept pages replayed into emptied tables. Rows and quarantine are
    * written; checkpoints, coverage, the read log and run counters are left as they are.

@@ -56,6 +56,13 @@ export interface OrgRunDeps {
    * budget halfway (a first sync's estimates start at one request per window).
    */
   available?: () => number;
+  /**
+   * Target pages of a window: a backfill or catch-up window planned before the stream's density
+   * was known (a first sync plans week-long steps) is cut to about this many pages once this run
+   * has learned it, newest part first, so a busy site's backfill is not one window of thousands of
+   * pages whose coverage counts only at its end.
+   */
+  windowPages?: number;
 }
 
 export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
@@ -111,6 +118,11 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     if (deps.signal?.aborted) {
       halt = 'stopped';
       break;
+    }
+    const parts = deps.windowPages ? resplit(e, rowsPerMs(s, learned.get(k)), deps.windowPages, pageSize(s.pipeline)) : null;
+    if (parts) {
+      queue.unshift(...parts);
+      continue;
     }
     if (e.optional && !e.window.resume && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
       // Later optional windows of the stream wait too, so its gaps are still read newest first.
@@ -200,10 +212,37 @@ function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, availabl
     // A day window costs about what the run's earlier day windows of the stream cost.
     if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
   } else if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
-    const rowsPerMs = learned && learned.span > 0 ? learned.rows / learned.span : s.density;
-    if (rowsPerMs !== null) est = Math.max(est, Math.ceil((rowsPerMs * spanMs(e.window)) / pageSize(s.pipeline)));
+    const density = rowsPerMs(s, learned);
+    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
   }
   return est <= available();
+}
+
+/** Rows per ms of event time: what this run's complete windows found, else what earlier runs did. */
+function rowsPerMs(s: OrgStream, learned: Learned | undefined): number | null {
+  return learned && learned.span > 0 ? learned.rows / learned.span : s.density;
+}
+
+/**
+ * A backfill or catch-up window (event time, not resumed, not the open-ended bottom of history)
+ * expected to hold well over `windowPages` pages, as windows of about that many pages, newest
+ * first; null when it is fine as it is.
+ */
+function resplit(e: PlanEntry, density: number | null, windowPages: number, pageSize: number): PlanEntry[] | null {
+  const w = e.window;
+  const targetRows = windowPages * pageSize;
+  if (w.resume || (w.purpose !== 'backfill' && w.purpose !== 'catchup') || density === null || density <= 0) return null;
+  const span = spanMs(w);
+  if (span > LEARN_MAX_SPAN_MS || density * span <= 1.5 * targetRows) return null;
+  const n = Math.min(Math.ceil((density * span) / targetRows), Math.floor(span / MIN_WINDOW_MS));
+  if (n < 2) return null;
+  const out: PlanEntry[] = [];
+  for (let i = n; i > 0; i--) {
+    const from = w.from.getTime() + Math.floor(((i - 1) * span) / n);
+    const to = i === n ? w.to.getTime() : w.from.getTime() + Math.floor((i * span) / n);
+    out.push({ ...e, window: { ...w, from: new Date(from), to: new Date(to), estRequests: Math.max(1, Math.ceil((density * (to - from)) / pageSize)) } });
+  }
+  return out;
 }
 
 /**
