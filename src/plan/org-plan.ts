@@ -54,12 +54,19 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
   let budget = availableRequests - reserve - entries.filter((e) => !e.entry.optional).reduce((n, e) => n + e.entry.window.estRequests, 0);
   const selected: PlanEntry[] = [];
   const deferred: PlanEntry[] = [];
+  // Once a stream's optional window of a purpose waits, its later (older) ones of that purpose wait
+  // too: a smaller old window never jumps ahead of a newer one that did not fit.
+  const waiting = new Set<string>();
   for (const { entry } of entries) {
+    const k = `${entry.pipeline}\u0000${entry.projectId}\u0000${entry.window.purpose}`;
     if (!entry.optional) selected.push(entry);
-    else if (entry.window.estRequests <= budget) {
+    else if (!waiting.has(k) && entry.window.estRequests <= budget) {
       selected.push(entry);
       budget -= entry.window.estRequests;
-    } else deferred.push(entry);
+    } else {
+      waiting.add(k);
+      deferred.push(entry);
+    }
   }
   return { selected, deferred, reserve };
 }

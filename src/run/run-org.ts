@@ -103,6 +103,8 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   const queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
   const learned = new Map<string, Learned>();
   const deferredStreams = new Set<string>();
+  /** Parts of windows cut to fit the budget left: they run even though their stream defers the rest. */
+  const fitted = new WeakSet<PlanEntry>();
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -124,10 +126,16 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       queue.unshift(...parts);
       continue;
     }
-    if (e.optional && !e.window.resume && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
+    if (e.optional && !e.window.resume && !fitted.has(e) && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
       // Later optional windows of the stream wait too, so its gaps are still read newest first.
+      const head = deferredStreams.has(k) ? null : cutToFit(e, s, learned.get(k), deps.available);
       deferredStreams.add(k);
       summary.deferred++;
+      // A backfill window too large for what is left is read in part: its newest part that fits.
+      if (head) {
+        fitted.add(head);
+        queue.unshift(head);
+      }
       continue;
     }
     const log = deps.logger.child({ projectId: e.projectId, pipeline: e.pipeline, runId: summary.runId });
@@ -218,9 +226,31 @@ function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, availabl
   return est <= available();
 }
 
-/** Rows per ms of event time: what this run's complete windows found, else what earlier runs did. */
+/**
+ * The newest part of a backfill window (event time) that fits in about 80% of the requests left
+ * (estimates are averages), or null when that is less than two pages. The rest stays a gap, read
+ * by later runs: a busy site's steady runs leave a few requests an hour, and they go to backfill.
+ */
+function cutToFit(e: PlanEntry, s: OrgStream, learned: Learned | undefined, available?: () => number): PlanEntry | null {
+  const w = e.window;
+  if (!available || w.purpose !== 'backfill' || s.pipeline.time.granularity === 'day' || spanMs(w) > LEARN_MAX_SPAN_MS) return null;
+  const density = rowsPerMs(s, learned);
+  const pages = Math.floor((available() - 1) * 0.8);
+  if (density === null || density <= 0 || pages < 2) return null;
+  const span = Math.floor((pages * pageSize(s.pipeline)) / density);
+  if (span < MIN_WINDOW_MS || span >= spanMs(w)) return null;
+  return { ...e, window: { ...w, from: new Date(w.to.getTime() - span), estRequests: pages + 1 } };
+}
+
+/**
+ * Rows per ms of event time, to size and admit windows: the higher of what this run's complete
+ * windows found and what earlier runs did (a short head is a noisy sample; erring high defers or
+ * cuts a window rather than running it into the budget).
+ */
 function rowsPerMs(s: OrgStream, learned: Learned | undefined): number | null {
-  return learned && learned.span > 0 ? learned.rows / learned.span : s.density;
+  const now = learned && learned.span > 0 ? learned.rows / learned.span : null;
+  if (now === null) return s.density;
+  return s.density === null ? now : Math.max(now, s.density);
 }
 
 /**

@@ -160,6 +160,12 @@ describe('planOrg', () => {
     expect(plan.deferred.map((e) => e.window.purpose)).toEqual(['recheck']);
   });
 
+  it('backfill stays newest first: a smaller, older window never jumps ahead of one that did not fit', () => {
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 1), w('backfill', 50), w('backfill', 5), w('recheck', 3)] }], 20);
+    expect(plan.selected.map((e) => `${e.window.purpose}:${e.window.estRequests}`)).toEqual(['head:1', 'recheck:3']);
+    expect(plan.deferred.map((e) => `${e.window.purpose}:${e.window.estRequests}`)).toEqual(['backfill:50', 'backfill:5']);
+  });
+
   it('catch-up goes after every head and before settle reads, and is always planned', () => {
     const plan = planOrg([
       { projectId: 'a', pipeline: 'assistant', priority: 0, windows: [w('head', 40), w('catchup', 40), w('settle', 10)] },
