@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { applyRead, type CoverageInterval, type ReadAges } from '../core/intervals.js';
+import { isDated } from '../core/window.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { duckdbType } from '../pipeline/json-structure.js';
@@ -147,8 +148,8 @@ async function advanceStream(
     open.runId = m.run_id;
     if (m.next.complete) {
       count(open);
-      // A sweep (no dates) is logged in sync_windows only: coverage maps dated reads.
-      if (open.purpose !== 'sweep') {
+      // A sweep or a keyed read (no dates) is logged in sync_windows only: coverage maps dated reads.
+      if (isDated(open.purpose)) {
         coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
           { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
       }
@@ -176,7 +177,7 @@ async function advanceStream(
 
 /**
  * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
- * window_from, window_to, truncated, seq, ord, r, extra), read straight from the files by DuckDB's
+ * window_from, window_to, window_key (a keyed read's key, else NULL), truncated, seq, ord, r, extra), read straight from the files by DuckDB's
  * JSON reader with the contract's type. Pages whose records are all valid are read at their body's
  * records field (or the body itself, for endpoints whose body is one record); pages with invalid
  * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
@@ -186,10 +187,10 @@ async function advanceStream(
  */
 function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
   const rec = duckdbType(p.record);
-  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ)', ` +
+  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, "key" VARCHAR)', ` +
     `next: 'STRUCT(truncated BOOLEAN)', x: 'JSON[]'`;
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
-       coalesce(next.truncated, false) AS truncated, x`;
+       "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
   const read = (list: readonly LandedFile[], columns: string) =>
     `read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
@@ -202,7 +203,7 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     ...(partial.length ? [`SELECT ${cols}, valid AS recs FROM ${read(partial, `${meta}, valid: ${literal(`${rec}[]`)}`)}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
-    SELECT project_id, run_id, window_id, window_from, window_to, truncated, seq,
+    SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
            unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';

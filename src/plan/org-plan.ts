@@ -1,10 +1,10 @@
 // One plan per organization (all its projects and pipelines share the 100 requests/hour): the heads
 // of every project first, then catch-up after a lag, then settle reads, then rechecks, then
-// backfill, then sweeps (an open window is resumed in its purpose's place); within each, pipelines
-// by priority and projects in turn (fair shares). Heads, catch-up, open windows and settle reads at
-// their deadline are always planned (a budget stop is reported if they cannot finish); settle reads
-// within their slack, rechecks, backfill and sweeps only while their estimated requests fit the
-// budget available now, in that order.
+// backfill, then sweeps, then keyed reads (an open window is resumed in its purpose's place);
+// within each, pipelines by priority and projects in turn (fair shares). Heads, catch-up, open
+// windows and settle reads at their deadline are always planned (a budget stop is reported if they
+// cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads only
+// while their estimated requests fit the budget available now, in that order.
 import type { Purpose } from '../core/window.js';
 import type { PlannedWindow } from './planner.js';
 
@@ -34,8 +34,8 @@ export interface OrgPlan {
   reserve: number;
 }
 
-const RANK: Record<Purpose, number> = { head: 1, catchup: 2, settle: 3, recheck: 4, backfill: 5, sweep: 6 };
-const OPTIONAL = new Set<Purpose>(['recheck', 'backfill', 'sweep']);
+const RANK: Record<Purpose, number> = { head: 1, catchup: 2, settle: 3, recheck: 4, backfill: 5, sweep: 6, keyed: 7 };
+const OPTIONAL = new Set<Purpose>(['recheck', 'backfill', 'sweep', 'keyed']);
 
 export function planOrg(streams: readonly StreamPlan[], availableRequests: number): OrgPlan {
   const entries = streams.flatMap((s) =>

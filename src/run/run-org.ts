@@ -9,9 +9,10 @@ import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, StoppedError, messageOf } from '../core/errors.js';
 import type { CoverageInterval } from '../core/intervals.js';
 import type { Logger } from '../core/logger.js';
-import { BEGINNING, formatWindow, spanMs } from '../core/window.js';
+import { BEGINNING, formatWindow, isDated, spanMs } from '../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
+import { planKeys } from '../plan/keyed.js';
 import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
 import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -34,6 +35,8 @@ export interface OrgStream {
   sweptAt: number | null;
   /** Next landing sequence number of the stream. */
   nextSeq: number;
+  /** Keyed pipelines: the keys its SQL selected at the start of the run (null: not keyed). */
+  keys: string[] | null;
 }
 
 export interface OrgRunDeps {
@@ -72,7 +75,7 @@ export function planOrganization(streams: readonly OrgStream[], settings: PlanSe
     projectId: s.projectId,
     pipeline: s.pipeline.name,
     priority: s.pipeline.priority,
-    windows: planStream(
+    windows: s.keys ? planKeys(s.keys, now.getTime()) : planStream(
       { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs, sweptAt: s.sweptAt },
       {
         ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
@@ -142,7 +145,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     const run = { ...e.window, pages: 0, complete: false };
     const startedAt = summary.requests;
     summary.windows.push(run);
-    log.info({ purpose: e.window.purpose, window: formatWindow(e.window), pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
+    log.info({ purpose: e.window.purpose, window: formatWindow(e.window), key: e.window.key, pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
     try {
       const out = await executeWindow({
         client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
@@ -159,7 +162,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       });
       if (out.kind === 'complete') {
         run.complete = true;
-        if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
+        if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
           const l = learned.get(k) ?? { rows: 0, span: 0, windows: 0, requests: 0 };
           learned.set(k, { rows: l.rows + out.records, span: l.span + spanMs(e.window), windows: l.windows + 1, requests: l.requests + requestsSince(summary, startedAt) });
         }
@@ -168,8 +171,8 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       }
       // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
       const half = Math.floor(spanMs(e.window) / 2);
-      // A sweep has no dates to halve: it fails and is planned again next time.
-      if (half < MIN_WINDOW_MS || e.window.purpose === 'sweep') throw out.error;
+      // A sweep or a keyed read has no dates to halve: it fails and is planned again next time.
+      if (half < MIN_WINDOW_MS || !isDated(e.window.purpose)) throw out.error;
       limits.set(k, half);
       const mid = new Date(e.window.from.getTime() + half);
       log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'window too large for the API: bisecting');
@@ -219,7 +222,7 @@ function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, availabl
   if (s.pipeline.time.granularity === 'day') {
     // A day window costs about what the run's earlier day windows of the stream cost.
     if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
-  } else if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
+  } else if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
     const density = rowsPerMs(s, learned);
     if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
   }

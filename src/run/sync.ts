@@ -193,8 +193,9 @@ async function recoverLanded(zone: LandingZone, merger: Merger, reader: Warehous
   }
 }
 
-function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
-  if (!names) return [...all];
+/** The pipelines named, or by default every pipeline but the opt-in ones. */
+export function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
+  if (!names) return all.filter((p) => !p.optIn);
   const unknown = names.filter((n) => !all.some((p) => p.name === n));
   if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.map((n) => `"${n}"`).join(', ')}: choose from ${all.map((p) => p.name).join(', ')}`);
   return all.filter((p) => names.includes(p.name));

@@ -22,9 +22,10 @@ describe('idealRequests', () => {
 describe('countByPurpose', () => {
   it('counts and weighs windows by purpose, every purpose present', () => {
     const ws = [{ purpose: 'head' as const, pages: 2 }, { purpose: 'recheck' as const, pages: 5 }, { purpose: 'head' as const, pages: 1 }];
-    expect(countByPurpose(ws)).toEqual({ head: 2, settle: 0, recheck: 1, backfill: 0 });
-    expect(countByPurpose(ws, (w) => w.pages)).toEqual({ head: 3, settle: 0, recheck: 5, backfill: 0 });
-    expect(addByPurpose(countByPurpose(ws), countByPurpose(ws))).toEqual({ head: 4, settle: 0, recheck: 2, backfill: 0 });
+    const none = { catchup: 0, settle: 0, backfill: 0, sweep: 0, keyed: 0 };
+    expect(countByPurpose(ws)).toEqual({ ...none, head: 2, recheck: 1 });
+    expect(countByPurpose(ws, (w) => w.pages)).toEqual({ ...none, head: 3, recheck: 5 });
+    expect(addByPurpose(countByPurpose(ws), countByPurpose(ws))).toEqual({ ...none, head: 4, recheck: 2 });
   });
 });
 
