@@ -130,7 +130,10 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
     }
   }
   if (c.sweepEveryMs !== undefined && !backfill.length && !s.open && (s.sweptAt ?? -Infinity) <= c.now - c.sweepEveryMs) {
-    const rows = s.coverage.reduce((n, iv) => n + (iv.rows ?? 0), 0);
+    // Every row stored: counted where intervals know their rows, else the density over the span.
+    const counted = s.coverage.reduce((n, iv) => n + (iv.rows ?? 0), 0);
+    const start = s.coverage.find((iv) => iv.rows !== 0)?.from;
+    const rows = Math.max(counted, s.density !== null && start !== undefined ? s.density * (c.now - start) : 0);
     backfill.push({ from: BEGINNING, to: new Date(c.now), purpose: 'sweep', estRequests: Math.max(1, Math.ceil((rows + 1) / c.pageSize)) });
   }
   return [...out, ...backfill];

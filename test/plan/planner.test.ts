@@ -106,6 +106,15 @@ describe('planStream (event time)', () => {
     expect(late.find((x) => x.purpose === 'settle')!.canWait).toBeUndefined();
   });
 
+  it('undated records: a sweep once history has no gap and the last sweep is old, estimated from every row stored', () => {
+    // 48 h covered (merged intervals do not know their rows), 100 rows an hour: 4,800 rows, 5 pages.
+    const coverage = [cov(-48, -1, -1, { settled: true }), cov(-1, 0, 0)];
+    const due = planStream(stream({ coverage, density: 100 / H, sweptAt: NOW - 8 * D }), cfg({ from: NOW - 48 * H, sweepEveryMs: 7 * D }));
+    expect(due.find((w) => w.purpose === 'sweep')).toMatchObject({ from: new Date(0), estRequests: 5 });
+    expect(planStream(stream({ coverage, density: 100 / H, sweptAt: NOW - D }), cfg({ from: NOW - 48 * H, sweepEveryMs: 7 * D }))
+      .some((w) => w.purpose === 'sweep')).toBe(false);
+  });
+
   it('the deprecated lookback re-reads its span before the head on every run', () => {
     const ws = planStream(stream({ coverage: [cov(-48, 0, 0)], density: 100 / H }), cfg({ lookbackMs: 24 * H, from: NOW - 48 * H }));
     expect(view(ws)[0]![1]).toBeCloseTo(-24 - 1 / 6);

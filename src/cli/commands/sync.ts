@@ -44,7 +44,8 @@ export function addSyncOptions(cmd: Command): Command {
 
     .option('--request-timeout <duration>',
       'longest time one API request may take, connect, headers and body together (default 60s, at most 24h); '
-      + 'a request past it is not retried: the run stops at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
+      + 'no answer within it counts as a window too large for the API (the window is read as two halves, as after a 504); '
+      + 'a body that stalls past it stops the run at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
     .option('--config <file>', 'JSON config listing several projects / organizations');
 }
 
