@@ -48,6 +48,9 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
       maxWait: parseDuration(input.maxWait),
       ...(input.from ? { from: new Date(input.from) } : {}),
       ...(input.maxWindow ? { maxWindow: parseDuration(input.maxWindow) } : {}),
+      // The assistant pipeline: its pages are what DuckDB's reader loads beside it (the ceiling),
+      // and its turns are what the ideal request count is computed from.
+      pipelines: ['assistant_conversations'],
     },
     { DOCS_API_BASE_URL: input.baseUrl, DOCS_API_KEY: apiKey, DOCS_ETL_BUDGET_DIR: input.budgetDir },
   );
