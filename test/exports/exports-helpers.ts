@@ -2,6 +2,8 @@
 // sandbox's ground truth says it must be, both as plain sorted rows so one toEqual compares them.
 // The expected rows are built here from the sandbox's truth helpers (feedbackTruth, aggregateTruth,
 // truth), never from the warehouse or the code that loads it.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PIPELINES } from '../../pipelines/index.js';
 import { normalizeOffset } from '../../src/contracts/analytics.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -179,4 +181,41 @@ export async function actualAndExpected(
  */
 export function frozenClock(ms: number): Clock {
   return { now: () => new Date(ms), sleep: (d) => new Promise((r) => setTimeout(r, Math.max(0, d))) };
+}
+
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of the sandbox that changes analytics answers the way a test needs
+ * (records the sandbox would not serve): `rewrite` gets the endpoint (the path after
+ * /v1/analytics/{projectId}), the query parameters and the parsed body of each 200, and edits it
+ * in place. Everything else passes through unchanged.
+ */
+export async function rewritingProxy(
+  target: string, rewrite: (endpoint: string, params: URLSearchParams, body: Record<string, unknown>) => void,
+): Promise<Proxy> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', target);
+      const upstream = await fetch(url, { headers: { authorization: req.headers.authorization ?? '' } });
+      let body = await upstream.text();
+      if (upstream.status === 200 && url.pathname.startsWith('/v1/analytics/')) {
+        const json = JSON.parse(body) as Record<string, unknown>;
+        rewrite(url.pathname.replace(/^\/v1\/analytics\/[^/]+/, ''), url.searchParams, json);
+        body = JSON.stringify(json);
+      }
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(body);
+    })().catch((err: unknown) => res.writeHead(502).end(String(err)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
 }

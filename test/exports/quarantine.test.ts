@@ -5,8 +5,6 @@
 //  - the day aggregates: the sandbox has no fault that breaks one record of an otherwise valid
 //    body (its `malformed` fault retypes the whole body, which the client retries as a broken
 //    page), so a small loopback proxy in front of it breaks one record of one day per endpoint.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
@@ -20,7 +18,7 @@ import { cliEnv, runCli } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
-  DAY_MS, SMALL_SITE, completeDays, expectedDaily, expectedFeedback, isoDay, query, utcMidnight, warehouseDaily, warehouseFeedback,
+  DAY_MS, SMALL_SITE, completeDays, expectedDaily, expectedFeedback, isoDay, query, rewritingProxy, utcMidnight, warehouseDaily, warehouseFeedback,
   type PipelineName, type Row,
 } from './exports-helpers.js';
 
@@ -118,36 +116,18 @@ describe('quarantine', () => {
       '/assistant/caller-stats': { list: null, at: 0, fix: (r) => { r.total = -3; }, field: 'total' },
     };
     const broken = new Map<string, unknown>();
-    const proxy = createServer((req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', sb.url);
-        const upstream = await fetch(url, { headers: { authorization: req.headers.authorization ?? '' } });
-        const text = await upstream.text();
-        const endpoint = url.pathname.replace(/^\/v1\/analytics\/[^/]+/, '');
-        const b = breaks[endpoint];
-        let body = text;
-        if (upstream.status === 200 && b && url.searchParams.get('dateFrom') === new Date(BROKEN_DAY).toISOString()) {
-          const json = JSON.parse(text) as Record<string, unknown>;
-          const records = b.list === null ? [json] : (json[b.list] as Record<string, unknown>[]);
-          const rec = records[b.at];
-          if (rec) {
-            b.fix(rec);
-            broken.set(endpoint, structuredClone(rec));
-          }
-          body = JSON.stringify(json);
-        }
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(body);
-      })().catch((err: unknown) => res.writeHead(502).end(String(err)));
+    const proxy = await rewritingProxy(sb.url, (endpoint, params, json) => {
+      const b = breaks[endpoint];
+      if (!b || params.get('dateFrom') !== new Date(BROKEN_DAY).toISOString()) return;
+      const rec = (b.list === null ? [json] : (json[b.list] as Record<string, unknown>[]))[b.at];
+      if (!rec) return;
+      b.fix(rec);
+      broken.set(endpoint, structuredClone(rec));
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise<void>((r) => {
-      proxy.closeAllConnections();
-      proxy.close(() => r());
-    }));
-    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    cleanup.push(() => proxy.close());
     const warehouse = join(dir(), 'w.duckdb');
     const daily: PipelineName[] = ['page_views', 'page_visitors', 'searches', 'feedback_by_page', 'assistant_callers'];
-    const cfg = syncConfig(warehouse, base, ['demo'], daily);
+    const cfg = syncConfig(warehouse, proxy.url, ['demo'], daily);
     // The first run reads every day; 13 h later (the same day, 23:00) the second re-reads yesterday,
     // now settled: the broken record is served again, and must not be quarantined twice.
     for (const advance of [0, 13 * 3_600_000]) {
