@@ -20,8 +20,8 @@ import {
 const KEY = 'mint_exports_truth_key_01';
 const PROJECTS = ['alpha', 'beta'];
 const NOW = Date.parse('2026-03-11T15:30:00Z');
-// Backfill from a midnight 12 days back: the sandbox's 10 days of history and two empty days before it.
-const FROM = utcMidnight(NOW) - 12 * DAY_MS;
+// Backfill from a midnight 8 days back: the sandbox's 7 days of history and an empty day before it.
+const FROM = utcMidnight(NOW) - 8 * DAY_MS;
 const DAYS = completeDays(FROM, NOW);
 /** Views and visitors take two pages (250 paths each) a day, searches more terms than the 100 read, by-page splits. */
 const SITE = { pages: 400, feedbackPerDay: 300, searchesPerDay: 3000, viewsPerDay: 20_000 };
@@ -42,7 +42,7 @@ beforeAll(async () => {
   tmp = tempDir('docs-etl-exports-truth-');
   warehouse = join(tmp.dir, 'w.duckdb');
   sb = await startSandbox(defaultSandboxOptions({
-    apiKeys: [KEY], projects: PROJECTS, conversations: 600, historyDays: 10, seed: 1301, site: SITE, clock,
+    apiKeys: [KEY], projects: PROJECTS, conversations: 600, historyDays: 7, seed: 1301, site: SITE, clock,
   }));
   // Feedback entries without createdAt are served only to a read without dates (a sweep), and a
   // sweep is planned only once the history has no gap left: the first run backfills, so its plan
@@ -84,8 +84,8 @@ describe('every table equals the sandbox truth', () => {
     const rows = await query(warehouse, `
       SELECT project_id, strftime(day, '%Y-%m-%d') AS day FROM assistant_callers_daily ORDER BY ALL`);
     expect(rows).toEqual(PROJECTS.flatMap((p) => DAYS.map((d) => ({ project_id: p, day: isoDay(d) }))));
-    // The range is what the test thinks it is: 12 days, ending yesterday (today is not complete).
-    expect(DAYS).toHaveLength(12);
+    // The range is what the test thinks it is: 8 days, ending yesterday (today is not complete).
+    expect(DAYS).toHaveLength(8);
     expect(isoDay(DAYS.at(-1)!)).toBe('2026-03-10');
   });
 
