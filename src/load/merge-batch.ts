@@ -202,8 +202,8 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
       FROM ${read(whole, `${meta}, body: ${literal(bodyRecs.type)}`)}`] : []),
     ...(partial.length ? [`SELECT ${cols}, valid AS recs,
-        [j FOR j IN range(1, CAST(records AS BIGINT) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
-      FROM ${read(partial, `${meta}, records: 'UBIGINT', invalid: 'STRUCT(i INTEGER)[]', valid: ${literal(`${rec}[]`)}`)}`] : []),
+        [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
+      FROM ${read(partial, `${meta}, invalid: 'STRUCT(i INTEGER)[]', valid: ${literal(`${rec}[]`)}`)}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, truncated, seq,
