@@ -15,7 +15,7 @@ export const pageVisitors = {
   key: ['project_id', 'day', 'path'],
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/page-visitors/stage.sql', merge: ['pipelines/page-visitors/merge.sql'], atomicWindows: true },
-  tables: ['page_visitors_daily'],
+  tables: ['page_visitors_daily', 'site_visitors_daily'],
   priority: 3,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

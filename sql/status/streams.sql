@@ -18,9 +18,7 @@ SELECT
   s.window_from, s.window_to, s.window_purpose, s.pages AS window_pages,
   r.status AS last_status, r.started_at AS last_started_at, r.finished_at AS last_finished_at, r.error AS last_error,
   r.requests AS last_requests,
-  -- the stream's own records (NULL pipeline: quarantined before 0005, assistant turns)
-  (SELECT count(*) FROM quarantine q
-   WHERE q.project_id = s.project_id AND coalesce(q.pipeline, 'assistant_conversations') = s.pipeline) AS quarantined
+  (SELECT count(*) FROM quarantine q WHERE q.project_id = s.project_id AND coalesce(q.pipeline, 'assistant_conversations') = s.pipeline) AS quarantined
 FROM sync_state s
 LEFT JOIN cov c ON c.project_id = s.project_id AND c.pipeline = s.pipeline
 LEFT JOIN last_run r ON r.project_id = s.project_id AND r.pipeline = s.pipeline

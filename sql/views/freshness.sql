@@ -21,9 +21,7 @@ SELECT
   r.finished_at                                                    AS last_finished_at,
   r.status                                                         AS last_status,
   r.error                                                          AS last_error,
-  -- the stream's own records (NULL pipeline: quarantined before 0005, assistant turns)
-  (SELECT count(*) FROM quarantine q
-   WHERE q.project_id = s.project_id AND coalesce(q.pipeline, 'assistant_conversations') = s.pipeline) AS quarantined
+  (SELECT count(*) FROM quarantine q WHERE q.project_id = s.project_id AND coalesce(q.pipeline, 'assistant_conversations') = s.pipeline) AS quarantined
 FROM sync_state s
 LEFT JOIN cov c ON c.project_id = s.project_id AND c.pipeline = s.pipeline
 LEFT JOIN last_run r ON r.project_id = s.project_id AND r.pipeline = s.pipeline;

@@ -1,5 +1,5 @@
 // Flags of `npm run bench` (node dist/src/bench/main.js).
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { intArg } from '../cli/options.js';
 
 export interface BenchArgs {
@@ -12,6 +12,23 @@ export interface BenchArgs {
   budgetTurns: number;
   budgetProcesses: number;
   keep: boolean;
+  /** `day`: the virtual-day scenario of the request planner (day-main.ts); absent: the full-sync bench. */
+  scenario?: 'day';
+  /** Turns a day of the scenario's traffic, one scenario per rate. */
+  rates: number[];
+  /** Days of hourly runs after the first run; the last is the steady state. */
+  days: number;
+}
+
+/** "30000,100000,1e6" or "30k,100k,1m": turns a day, each from 1,000 to 10,000,000. */
+export function parseRates(v: string): number[] {
+  const rates = v.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([km]?)\s*$/i.exec(part);
+    const n = m ? Math.round(Number(m[1]) * ({ k: 1e3, m: 1e6 }[m[2]!.toLowerCase() as 'k' | 'm'] ?? 1)) : NaN;
+    if (!(n >= 1000 && n <= 10_000_000)) throw new InvalidArgumentError(`expected turns a day from 1000 to 10000000 (e.g. 30000,100k,1m), got "${part}"`);
+    return n;
+  });
+  return rates;
 }
 
 function sizesArg(v: string): number[] {
@@ -28,7 +45,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .option('--budget-rate <n/window>', 'rate limit of the budget measurement (sandbox and client); 100/20s keeps the loader (5 pages/s) out of the measurement on a 2-core machine', '100/20s')
     .option('--budget-turns <n>', 'history per project of the budget measurement (must outlast the run)', intArg(1000, 1_000_000), 700_000)
     .option('--budget-processes <n>', 'sync processes sharing the budget in the budget measurement', intArg(1, 8), 1)
-    .option('--keep', 'keep the work directory (warehouse, page files)', false);
+    .option('--keep', 'keep the work directory (warehouse, page files)', false)
+    .addOption(new Option('--scenario <name>', 'run a scenario instead: day = a virtual day of hourly runs per rate (issue 16)').choices(['day']))
+    .option('--rates <list>', 'turns a day of the day scenario, comma-separated', parseRates, [30_000, 100_000, 1_000_000])
+    .option('--days <n>', 'days of hourly runs of the day scenario; the last is the steady state (the sandbox serves 7)', intArg(2, 6), 2);
   cmd.parse(argv, { from: 'node' });
   const o = cmd.opts<Omit<BenchArgs, 'sizes'> & { n: number[] }>();
   return { ...o, sizes: o.n };

@@ -27,7 +27,8 @@ export function logLevelOf(env: NodeJS.ProcessEnv): string {
 /**
  * Adds `--config` to a command that does not declare it. Before its action runs, the file is
  * loaded and checked; its warehouse fills an unset `--warehouse` unless DOCS_ETL_WAREHOUSE is set,
- * and its baseUrl fills DOCS_API_BASE_URL when unset (in `env`, the command's own copy).
+ * its readPath fills DOCS_ETL_READ_PATH and its baseUrl DOCS_API_BASE_URL when unset (in `env`,
+ * the command's own copy).
  */
 export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv): void {
   if (cmd.options.some((o) => o.long === '--config')) return;
@@ -40,6 +41,7 @@ export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv): void {
     if (hasWarehouse && command.getOptionValue('warehouse') === undefined && !env.DOCS_ETL_WAREHOUSE && file.warehouse) {
       command.setOptionValueWithSource('warehouse', file.warehouse, 'config');
     }
+    if (env.DOCS_ETL_READ_PATH === undefined && file.readPath) env.DOCS_ETL_READ_PATH = file.readPath;
     const baseUrl = file.baseUrl ?? file.projects[0]?.baseUrl;
     if (env.DOCS_API_BASE_URL === undefined && baseUrl) env.DOCS_API_BASE_URL = baseUrl;
   });

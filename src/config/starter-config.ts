@@ -13,9 +13,10 @@ export const STARTER_CONFIG = `// docs-etl configuration: JSON with comments. Ch
   // The API. To try docs-etl without a key, run \`docs-etl sandbox\` and put its URL here.
   "baseUrl": "https://api.mintlify.com",
 
-  // How much each sync re-reads before what it already has (analytics arrive late).
+  // When recent data is read again to catch late arrivals and later changes: a recheck 3 h after
+  // an interval ends (waiting up to 2 h more to fill pages), a final settle read 24 h after.
   // Durations always name their unit: ms, s, m, h, d (e.g. "90m", "1h30m").
-  "lookback": "24h",
+  "rereads": "3h+2h,24h+6h",
 
   // The API allows 100 requests per organization per hour, across projects and processes.
   "rateLimit": "100/1h",

@@ -13,7 +13,7 @@ import { checkProjectId, projectIdProblem } from '../core/project-id.js';
 import { keyFingerprint } from '../core/secrets.js';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
 import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
-import { defaultReadPath } from '../publish/snapshot.js';
+import { defaultReadPath, readPathFor } from '../publish/snapshot.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
 export const MEMORY = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
@@ -232,7 +232,7 @@ export function resolveSyncConfig(
     },
     landingDir: file?.landingDir ?? base.landingDir,
     keepRawMs: flags.keepRaw !== undefined ? flags.keepRaw : (file?.keepRaw ?? base.keepRawMs),
-    readPath: file?.readPath ?? base.readPath,
+    readPath: readPathFor(warehouse, env, file?.readPath),
     publishIntervalMs: file?.publishInterval ?? base.publishIntervalMs,
     duckdb: { memoryLimit: flags.memoryLimit ?? file?.memoryLimit ?? base.duckdb.memoryLimit, threads: flags.threads ?? file?.threads ?? base.duckdb.threads },
     // DOCS_PIPELINES: the same comma-separated list as --pipelines, for containers and services.
@@ -260,7 +260,7 @@ export function resolveLocalConfig(flags: { warehouse?: string; config?: string 
   return {
     warehouse,
     landingDir: file?.landingDir ?? base.landingDir,
-    readPath: file?.readPath ?? base.readPath,
+    readPath: readPathFor(warehouse, env, file?.readPath),
     duckdb: { memoryLimit: file?.memoryLimit ?? base.duckdb.memoryLimit, threads: file?.threads ?? base.duckdb.threads },
   };
 }

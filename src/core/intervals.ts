@@ -25,7 +25,15 @@ export interface CompletedRead {
   rows: number | null;
 }
 
-export function applyRead(map: readonly CoverageInterval[], read: CompletedRead, settleAgeMs: number): CoverageInterval[] {
+/**
+ * Ages (ms after an interval's end) at which its re-reads fall due, ascending; the last one settles
+ * it. A plain number is the settle age alone.
+ */
+export type ReadAges = number | readonly number[];
+
+export function applyRead(map: readonly CoverageInterval[], read: CompletedRead, ages: ReadAges): CoverageInterval[] {
+  const stageAges = typeof ages === 'number' ? [ages] : ages;
+  const settleAgeMs = stageAges.at(-1) ?? 0;
   const out: CoverageInterval[] = [];
   const inside: CoverageInterval[] = [];
   for (const iv of map) {
@@ -33,7 +41,8 @@ export function applyRead(map: readonly CoverageInterval[], read: CompletedRead,
       out.push(iv);
       continue;
     }
-    if (iv.from < read.from) out.push({ ...iv, to: read.from, rows: null });
+    // A part cut off keeps its own last read; with its end moved earlier it may be settled now.
+    if (iv.from < read.from) out.push({ ...iv, to: read.from, rows: null, settled: iv.settled || settled(read.from, iv.readAt, settleAgeMs) });
     if (iv.to > read.to) out.push({ ...iv, from: read.to, rows: null });
     const from = Math.max(iv.from, read.from);
     const to = Math.min(iv.to, read.to);
@@ -48,7 +57,24 @@ export function applyRead(map: readonly CoverageInterval[], read: CompletedRead,
   if (cursor < read.to) inside.push(fresh(cursor, read.to, read, settleAgeMs));
   // A read that made exactly one interval knows its row count.
   if (inside.length === 1) inside[0]!.rows = read.rows;
-  return coalesce([...out, ...inside].sort((a, b) => a.from - b.from));
+  // A window is scheduled by its end, but its older part was already as old as a re-read stage when
+  // it was read: cut the read parts at those ages, so that part is not read again for that stage
+  // (and the part older than the settle age is settled now).
+  const cuts = stageAges.map((age) => read.at - age).filter((t) => t > read.from && t < read.to);
+  const parts = cuts.length ? inside.flatMap((iv) => cutAt(iv, cuts, read, settleAgeMs)) : inside;
+  return coalesce([...out, ...parts].sort((a, b) => a.from - b.from));
+}
+
+function cutAt(iv: CoverageInterval, cuts: readonly number[], read: CompletedRead, settleAgeMs: number): CoverageInterval[] {
+  const points = cuts.filter((t) => t > iv.from && t < iv.to).sort((a, b) => a - b);
+  if (!points.length) return [iv];
+  const bounds = [iv.from, ...points, iv.to];
+  return bounds.slice(1).map((to, i) => ({
+    ...iv, from: bounds[i]!, to,
+    // An empty read is empty in every part; otherwise the parts' counts are unknown.
+    rows: iv.rows === 0 ? 0 : null,
+    settled: settled(to, read.at, settleAgeMs),
+  }));
 }
 
 function fresh(from: number, to: number, read: CompletedRead, settleAgeMs: number): CoverageInterval {

@@ -1,7 +1,9 @@
 // Reads one window as an async generator of pages, paging the way the pipeline declares. Order is
 // not guaranteed by the API, so nothing here depends on it. A rejected stored cursor restarts the
 // window from its start (the merge absorbs the re-read rows); a cursor the server already gave in
-// this window ends it with an error instead of looping until the budget is gone.
+// this window ends it with an error instead of looping until the budget is gone. A keyed read (one
+// key of a keyed pipeline) is one request of the endpoint with the key in its path and no dates; a
+// 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
 import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
 import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -25,6 +27,8 @@ export interface ExtractedPage {
   requests: number;
   /** True for the first page after the window was restarted (rejected cursor). */
   restarted: boolean;
+  /** A keyed read the API answered 400 or 404: no records; the key is quarantined with this error. */
+  missing?: { error: string };
 }
 
 export interface ReadOptions {
@@ -42,6 +46,10 @@ export async function* readWindow(
 ): AsyncGenerator<ExtractedPage> {
   if (pipeline.paging.style === 'split') {
     yield* readSplit(client, pipeline, projectId, window, opts);
+    return;
+  }
+  if (window.purpose === 'keyed') {
+    yield await readKey(client, pipeline, projectId, window, opts);
     return;
   }
   let at = start;
@@ -113,6 +121,30 @@ async function* readSplit(
     unyielded = 0;
   }
   if (held) yield { ...held, requests: held.requests + unyielded, next: { ...held.next, complete: true } };
+}
+
+/** One key of a keyed pipeline: its endpoint with `{key}` substituted, read once, without dates. */
+async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId: string, window: Window, opts: ReadOptions): Promise<ExtractedPage> {
+  if (window.key === undefined || !p.endpoint.includes('{key}')) throw new FatalError(`pipeline ${p.name}: a keyed read needs a key and an endpoint with {key}`);
+  const endpoint = p.endpoint.replaceAll('{key}', encodeURIComponent(window.key));
+  const done = { ...START, complete: true };
+  let requests = 0;
+  const check = bodyCheck(p, { ...opts, onRequest: () => { requests++; opts.onRequest?.(); } });
+  try {
+    let fetched: FetchedJson;
+    try {
+      fetched = await client.get(endpoint, projectId, {}, { signal: opts.signal, onRequest: check.onRequest, check: check.check });
+    } catch (err) {
+      const kept = check.kept(err);
+      if (!kept) throw err;
+      fetched = kept;
+    }
+    return { body: fetched.body, records: envelope(p, fetched.json).records, request: START, next: done, requests: fetched.requests, restarted: false };
+  } catch (err) {
+    if (!(err instanceof FatalError) || (err.status !== 400 && err.status !== 404)) throw err;
+    opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'key unknown to the API: quarantined, not read again');
+    return { body: 'null', records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };
+  }
 }
 
 function params(p: PipelineDefinition, w: Window, at: Position): Record<string, string> {

@@ -2,7 +2,7 @@
 // the merger needs, written once, atomically, before the next request (design rule 4).
 //
 //   { "v": 1, "project_id", "pipeline", "organization", "seq", "run_id", "fetched_at", "requests", "records", "quarantined",
-//     "window": { "id", "from", "to", "purpose" },
+//     "window": { "id", "from", "to", "purpose", "key"? },   -- key: a keyed read's
 //     "request": { "cursor", "offset" },            -- what was sent for this page
 //     "next": { "cursor", "offset", "complete" },   -- where the window continues (complete: it ends here)
 //     "window_limit_ms",                            -- the stream's bisection hint when it was fetched
@@ -24,6 +24,8 @@ export interface LandedWindow {
   from: string;
   to: string;
   purpose: Purpose;
+  /** A keyed read's key (absent for windows of time). */
+  key?: string;
 }
 
 export interface LandedMeta {

@@ -5,7 +5,8 @@
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { applyRead, type CoverageInterval } from '../core/intervals.js';
+import { applyRead, type CoverageInterval, type ReadAges } from '../core/intervals.js';
+import { isDated } from '../core/window.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { duckdbType } from '../pipeline/json-structure.js';
@@ -41,10 +42,13 @@ export interface MergedBatch {
 
 export interface MergeOptions {
   now: Date;
-  /** A window read this long after its end settles its interval (no re-read due any more). */
-  settleAgeMs: number;
+  /**
+   * A window read this long after its end settles its interval (no re-read due any more); with the
+   * re-read stages' ages, a read is cut at each so its older parts are not re-read for that stage.
+   */
+  settleAgeMs: ReadAges;
   /** The same per pipeline (pipelines may have their own re-read schedule); default settleAgeMs. */
-  settleAgeFor?: (p: PipelineDefinition) => number;
+  settleAgeFor?: (p: PipelineDefinition) => ReadAges;
   /**
    * Rebuild: the pages are kept pages replayed into emptied tables. Rows and quarantine are
    * written; checkpoints, coverage, the read log and run counters are left as they are.
@@ -144,8 +148,8 @@ async function advanceStream(
     open.runId = m.run_id;
     if (m.next.complete) {
       count(open);
-      // A sweep (no dates) is logged in sync_windows only: coverage maps dated reads.
-      if (open.purpose !== 'sweep') {
+      // A sweep or a keyed read (no dates) is logged in sync_windows only: coverage maps dated reads.
+      if (isDated(open.purpose)) {
         coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
           { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
       }
@@ -173,7 +177,7 @@ async function advanceStream(
 
 /**
  * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
- * window_from, window_to, truncated, seq, ord, r, extra), read straight from the files by DuckDB's
+ * window_from, window_to, window_key (a keyed read's key, else NULL), truncated, seq, ord, r, extra), read straight from the files by DuckDB's
  * JSON reader with the contract's type. Pages whose records are all valid are read at their body's
  * records field (or the body itself, for endpoints whose body is one record); pages with invalid
  * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
@@ -184,10 +188,10 @@ async function advanceStream(
  */
 function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
   const rec = duckdbType(p.record);
-  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ)', ` +
+  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, "key" VARCHAR)', ` +
     `next: 'STRUCT(truncated BOOLEAN)', x: 'JSON[]'`;
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
-       coalesce(next.truncated, false) AS truncated, x`;
+       "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
   const read = (list: readonly LandedFile[], columns: string) =>
     `read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
@@ -206,7 +210,7 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
       FROM ${read(partial, `${meta}, invalid: 'STRUCT(i INTEGER)[]', valid: ${literal(`${rec}[]`)}`)}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
-    SELECT project_id, run_id, window_id, window_from, window_to, truncated, seq,
+    SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
            unnest(recs) AS r, unnest(x) AS extra, unnest(pos) AS ord
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';

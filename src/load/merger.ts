@@ -3,6 +3,7 @@
 // fast fetch batches grow, and under a slow one (the real API's budget) each page is merged soon
 // after it lands. A stream whose pages fail to merge keeps them landed and is reported; the others
 // go on.
+import type { ReadAges } from '../core/intervals.js';
 import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -19,8 +20,8 @@ export interface MergerDeps {
   logger: Logger;
   /** Keep merged pages (compressed) for rebuild instead of deleting them. */
   keepRaw: boolean;
-  settleAgeMs: number;
-  settleAgeFor?: (p: PipelineDefinition) => number;
+  settleAgeMs: ReadAges;
+  settleAgeFor?: (p: PipelineDefinition) => ReadAges;
   /** Largest batch, in records and in pages. */
   maxBatchRows?: number;
   maxBatchPages?: number;

@@ -65,6 +65,18 @@ export interface PipelineDefinition {
   rereads?: readonly RereadStage[];
   /** Days of history read when no --from is given ('day' pipelines; default 30). */
   defaultHistoryDays?: number;
+  /**
+   * Keyed: the endpoint is read once per key rather than by time window. `sql` (a path under sql/)
+   * runs against the warehouse at the start of a run with `$project_id` and returns the keys to
+   * read in a column `key`, in the order they should be read; each key is substituted for `{key}`
+   * in `endpoint` and read as one request without dates (purpose 'keyed'), after every other
+   * window of the organization, only while the budget allows (deferred otherwise), never bisected.
+   * A key is read again only when the SQL selects it again (so it must leave out what is stored).
+   * A key the API answers 400 or 404 for is quarantined (raw: `{key, error}`), not a failure.
+   */
+  keys?: { sql: string };
+  /** Opt-in: not run by default, only when named (--pipelines, DOCS_PIPELINES, config `pipelines`). */
+  optIn?: boolean;
 }
 
 /** Page size of a pipeline (the endpoint's maximum limit; 1 for single responses). */

@@ -1,8 +1,10 @@
-// One plan per organization (all its projects and pipelines share the 100 requests/hour): open
-// windows are finished first, then the heads of every project, then settle reads, then rechecks,
-// then backfill, then sweeps; within each, pipelines by priority and projects in turn (fair shares). Heads,
-// settle reads and open windows are always planned (a budget stop is reported if they cannot
-// finish); rechecks and backfill only while their estimated requests fit the budget available now.
+// One plan per organization (all its projects and pipelines share the 100 requests/hour): the heads
+// of every project first, then catch-up after a lag, then settle reads, then rechecks, then
+// backfill, then sweeps, then keyed reads (an open window is resumed in its purpose's place);
+// within each, pipelines by priority and projects in turn (fair shares). Heads, catch-up, open
+// windows and settle reads at their deadline are always planned (a budget stop is reported if they
+// cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads only
+// while their estimated requests fit the budget available now, in that order.
 import type { Purpose } from '../core/window.js';
 import type { PlannedWindow } from './planner.js';
 
@@ -32,15 +34,18 @@ export interface OrgPlan {
   reserve: number;
 }
 
-const RANK: Record<Purpose, number> = { head: 1, settle: 2, recheck: 3, backfill: 4, sweep: 5 };
+const RANK: Record<Purpose, number> = { head: 1, catchup: 2, settle: 3, recheck: 4, backfill: 5, sweep: 6, keyed: 7 };
+const OPTIONAL = new Set<Purpose>(['recheck', 'backfill', 'sweep', 'keyed']);
 
 export function planOrg(streams: readonly StreamPlan[], availableRequests: number): OrgPlan {
   const entries = streams.flatMap((s) =>
     s.windows.map((w, i) => ({
-      entry: { projectId: s.projectId, pipeline: s.pipeline, window: w, optional: !w.resume && (w.purpose === 'recheck' || w.purpose === 'backfill' || w.purpose === 'sweep') },
-      rank: w.resume ? 0 : RANK[w.purpose],
+      // Fair shares: each stream's first window of a rank, then each one's second...
+      turn: s.windows.slice(0, i).filter((x) => RANK[x.purpose] === RANK[w.purpose]).length,
+      entry: { projectId: s.projectId, pipeline: s.pipeline, window: w, optional: !w.resume && (OPTIONAL.has(w.purpose) || w.canWait === true) },
+      // A resumed window keeps its purpose's place: an open backfill window never goes before heads.
+      rank: RANK[w.purpose],
       priority: s.priority,
-      turn: i,
       project: s.projectId,
     })));
   // Within a rank: pipeline priority, then each project's first window, then each one's second...
@@ -49,12 +54,19 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
   let budget = availableRequests - reserve - entries.filter((e) => !e.entry.optional).reduce((n, e) => n + e.entry.window.estRequests, 0);
   const selected: PlanEntry[] = [];
   const deferred: PlanEntry[] = [];
+  // Once a stream's optional window of a purpose waits, its later (older) ones of that purpose wait
+  // too: a smaller old window never jumps ahead of a newer one that did not fit.
+  const waiting = new Set<string>();
   for (const { entry } of entries) {
+    const k = `${entry.pipeline}\u0000${entry.projectId}\u0000${entry.window.purpose}`;
     if (!entry.optional) selected.push(entry);
-    else if (entry.window.estRequests <= budget) {
+    else if (!waiting.has(k) && entry.window.estRequests <= budget) {
       selected.push(entry);
       budget -= entry.window.estRequests;
-    } else deferred.push(entry);
+    } else {
+      waiting.add(k);
+      deferred.push(entry);
+    }
   }
   return { selected, deferred, reserve };
 }

@@ -2,6 +2,8 @@
 // run, in the stream's own priority order (design rule 2):
 //   resume  the open window, exactly where it stopped;
 //   head    from the end of coverage minus a short overlap to now (a first run: the last hour);
+//   catchup after a lag, the rest of the span between the end of coverage and the head (the part
+//           younger than the settle age; older is backfill), newest first;
 //   settle / recheck  due re-reads, adjacent intervals merged so pages are full;
 //   backfill older gaps down to `from`, newest first;
 //   sweep    the endpoint without dates, when it has undated records, history has no gap left
@@ -11,7 +13,7 @@
 import { applyRead, gaps, type CoverageInterval } from '../core/intervals.js';
 import { localDays } from '../core/time-zone.js';
 import { BEGINNING, type Purpose, type Window } from '../core/window.js';
-import { dueReread, settleAgeMs, type RereadStage } from './schedule.js';
+import { dueReread, readAgesMs, settleAgeMs, type RereadStage } from './schedule.js';
 
 export interface PlanConfig {
   now: number;
@@ -48,12 +50,19 @@ export interface StreamInput {
 
 export interface PlannedWindow extends Window {
   estRequests: number;
+  /**
+   * A settle read still within its slack: planned after the windows that cannot wait and deferred
+   * when the budget is short; at its deadline it can no longer wait.
+   */
+  canWait?: boolean;
   /** Set for the open window: continue it from here, under its id. */
   resume?: { id: string; cursor: string | null; offset: number | null; pages: number };
 }
 
 /** The first head when nothing is known about the stream: short, so a busy site is fresh at once. */
 export const FIRST_HEAD_MS = 3_600_000;
+/** Catch-up covers a lag up to at least this age (or the settle age, if longer); older is backfill. */
+const CATCHUP_MIN_AGE_MS = 86_400_000;
 /** Windows are not cut finer than this (bisection stops there too). */
 export const MIN_WINDOW_MS = 60_000;
 /** Most backfill windows one plan lists (a run rarely has budget for more). */
@@ -74,17 +83,28 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
     const { from, to, purpose, id, cursor, offset, pages } = s.open;
     out.push({ from, to, purpose, estRequests: Math.max(1, est(from.getTime(), to.getTime()) - pages), resume: { id, cursor, offset, pages } });
     // Planned as if read now, so no other window repeats it.
-    map = applyRead(map, { from: from.getTime(), to: to.getTime(), at: c.now, rows: null }, settleAgeMs(c.rereads));
+    map = applyRead(map, { from: from.getTime(), to: to.getTime(), at: c.now, rows: null }, readAgesMs(c.rereads));
   }
   const end = map.length ? Math.max(...map.map((iv) => iv.to)) : null;
   const lower = c.from ?? BEGINNING.getTime();
 
   // Head.
   const headSpan = end === null && s.density === null ? Math.min(span, FIRST_HEAD_MS) : span;
-  const headFrom = Math.max(end === null ? lower : end - c.headOverlapMs - (c.lookbackMs ?? 0), c.now - headSpan, lower);
+  const floor = Math.max(end === null ? lower : end - c.headOverlapMs - (c.lookbackMs ?? 0), lower);
+  const headFrom = Math.max(floor, c.now - headSpan);
   if (headFrom < c.now) {
     out.push(window(headFrom, c.now, 'head', est));
     map = applyRead(map, { from: headFrom, to: c.now, at: c.now, rows: null }, Number.MAX_SAFE_INTEGER);
+  }
+  // Catch-up: a lag longer than a head window leaves a span between the end of coverage and the
+  // head. Its young part is read next (it has not had its first read yet, so nothing of it is in
+  // the warehouse); what is older than the settle age is plain backfill.
+  const catchupFloor = Math.max(floor, c.now - Math.max(settleAgeMs(c.rereads), CATCHUP_MIN_AGE_MS));
+  if (end !== null && catchupFloor < headFrom) {
+    for (const g of gaps(map, catchupFloor, headFrom).reverse()) {
+      out.push(...split(g.from, g.to, span, 'catchup', est));
+      map = applyRead(map, { from: g.from, to: g.to, at: c.now, rows: null }, Number.MAX_SAFE_INTEGER);
+    }
   }
 
   // Re-reads due, settle first (the mandatory one), then rechecks; adjacent intervals read together.
@@ -92,7 +112,8 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
     for (const run of dueRuns(map, c, purpose)) {
       const rows = s.density === null ? 0 : s.density * (run.to - run.from);
       if (run.deadline > c.now && rows < c.fillPages * c.pageSize) continue;
-      out.push(...split(run.from, run.to, span, purpose, est));
+      const windows = split(run.from, run.to, span, purpose, est);
+      out.push(...(purpose === 'settle' && run.deadline > c.now ? windows.map((w) => ({ ...w, canWait: true })) : windows));
     }
   }
 
@@ -109,7 +130,10 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
     }
   }
   if (c.sweepEveryMs !== undefined && !backfill.length && !s.open && (s.sweptAt ?? -Infinity) <= c.now - c.sweepEveryMs) {
-    const rows = s.coverage.reduce((n, iv) => n + (iv.rows ?? 0), 0);
+    // Every row stored: counted where intervals know their rows, else the density over the span.
+    const counted = s.coverage.reduce((n, iv) => n + (iv.rows ?? 0), 0);
+    const start = s.coverage.find((iv) => iv.rows !== 0)?.from;
+    const rows = Math.max(counted, s.density !== null && start !== undefined ? s.density * (c.now - start) : 0);
     backfill.push({ from: BEGINNING, to: new Date(c.now), purpose: 'sweep', estRequests: Math.max(1, Math.ceil((rows + 1) / c.pageSize)) });
   }
   return [...out, ...backfill];

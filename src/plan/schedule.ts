@@ -40,6 +40,11 @@ export function settleAgeMs(stages: readonly RereadStage[]): number {
   return stages.at(-1)?.afterMs ?? 0;
 }
 
+/** The stages' ages, ascending (the last settles): how a read's parts are scheduled (applyRead). */
+export function readAgesMs(stages: readonly RereadStage[]): number[] {
+  return stages.length ? stages.map((s) => s.afterMs) : [0];
+}
+
 export interface Due {
   /** 'settle' for the last stage due, else 'recheck'. */
   purpose: 'settle' | 'recheck';

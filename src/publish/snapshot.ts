@@ -21,6 +21,11 @@ export function defaultReadPath(warehouse: string): string {
   return join(dirname(warehouse), 'read', basename(warehouse));
 }
 
+/** The read snapshot's path: DOCS_ETL_READ_PATH, else the config file's `readPath`, else the default. */
+export function readPathFor(warehouse: string, env: NodeJS.ProcessEnv, fromConfig?: string): string {
+  return (env.DOCS_ETL_READ_PATH || undefined) ?? fromConfig ?? defaultReadPath(warehouse);
+}
+
 export async function publishSnapshot(conn: DuckDBConnection, warehouse: string, target: string): Promise<Published> {
   const started = performance.now();
   await conn.run('CHECKPOINT');

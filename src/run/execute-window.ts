@@ -79,7 +79,10 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
 
 function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, fields: readonly string[]): LandedFile {
   const started = performance.now();
-  const v = validateRecords(t.pipeline.record, fields, page.records);
+  // A key the API does not know lands as one quarantined record, so it is skipped, not retried.
+  const v = page.missing
+    ? { invalid: [{ i: 0, error: page.missing.error, raw: { key: t.window.key, error: page.missing.error } }], valid: [], x: [] }
+    : validateRecords(t.pipeline.record, fields, page.records);
   const validated = performance.now();
   if (deps.timing) deps.timing.validateMs += validated - started;
   if (v.invalid.length) {
@@ -94,9 +97,9 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     run_id: t.runId,
     fetched_at: deps.now().toISOString(),
     requests: page.requests,
-    records: page.records.length,
+    records: page.records.length + (page.missing ? 1 : 0),
     quarantined: v.invalid.length,
-    window: { id, from: t.window.from.toISOString(), to: t.window.to.toISOString(), purpose: t.window.purpose },
+    window: { id, from: t.window.from.toISOString(), to: t.window.to.toISOString(), purpose: t.window.purpose, ...(t.window.key !== undefined ? { key: t.window.key } : {}) },
     request: page.request,
     next: page.next,
     window_limit_ms: t.windowLimitMs,

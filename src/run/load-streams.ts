@@ -1,13 +1,16 @@
 // What the planner needs to know of each stream, read from the warehouse once per run: its
 // checkpoint, its coverage map, the row density its recent reads found, its next page number. A
 // window whose pages landed but wait for the rest of it (window-atomic pipelines) continues from
-// its last landed page; one that cannot continue (split paging) is dropped and read again.
+// its last landed page; one that cannot continue (split paging) is dropped and read again. A keyed
+// pipeline's keys are selected here, from the warehouse as merged so far (recovered pages included):
+// what this run merges is seen by the next run's selection.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { ProjectConfig } from '../config/sync-config.js';
 import { DEFAULT_TIME_ZONE } from '../core/time-zone.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import { readCoverage, readLastSweep, readWindowLog } from '../load/coverage-store.js';
+import { readKeys } from '../load/read-keys.js';
 import { readSyncState, type StreamState } from '../load/sync-state.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -42,6 +45,7 @@ export async function loadStreams(
       density: density(log, coverage),
       sweptAt: pipeline.time.undated ? await readLastSweep(conn, project.projectId, pipeline.name) : null,
       nextSeq: Math.max(state.mergedSeq, zone.lastSeq({ projectId: project.projectId, pipeline: pipeline.name })) + 1,
+      keys: await readKeys(conn, pipeline, project.projectId),
     });
   }
   return out;

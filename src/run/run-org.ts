@@ -9,9 +9,10 @@ import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, StoppedError, messageOf } from '../core/errors.js';
 import type { CoverageInterval } from '../core/intervals.js';
 import type { Logger } from '../core/logger.js';
-import { BEGINNING, formatWindow, spanMs } from '../core/window.js';
+import { BEGINNING, formatWindow, isDated, spanMs } from '../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
+import { planKeys } from '../plan/keyed.js';
 import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
 import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -34,6 +35,8 @@ export interface OrgStream {
   sweptAt: number | null;
   /** Next landing sequence number of the stream. */
   nextSeq: number;
+  /** Keyed pipelines: the keys its SQL selected at the start of the run (null: not keyed). */
+  keys: string[] | null;
 }
 
 export interface OrgRunDeps {
@@ -56,6 +59,13 @@ export interface OrgRunDeps {
    * budget halfway (a first sync's estimates start at one request per window).
    */
   available?: () => number;
+  /**
+   * Target pages of a window: a backfill or catch-up window planned before the stream's density
+   * was known (a first sync plans week-long steps) is cut to about this many pages once this run
+   * has learned it, newest part first, so a busy site's backfill is not one window of thousands of
+   * pages whose coverage counts only at its end.
+   */
+  windowPages?: number;
 }
 
 export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
@@ -65,7 +75,7 @@ export function planOrganization(streams: readonly OrgStream[], settings: PlanSe
     projectId: s.projectId,
     pipeline: s.pipeline.name,
     priority: s.pipeline.priority,
-    windows: planStream(
+    windows: s.keys ? planKeys(s.keys, now.getTime()) : planStream(
       { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs, sweptAt: s.sweptAt },
       {
         ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
@@ -96,6 +106,8 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   const queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
   const learned = new Map<string, Learned>();
   const deferredStreams = new Set<string>();
+  /** Parts of windows cut to fit the budget left: they run even though their stream defers the rest. */
+  const fitted = new WeakSet<PlanEntry>();
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -112,17 +124,28 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       halt = 'stopped';
       break;
     }
-    if (e.optional && !e.window.resume && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
+    const parts = deps.windowPages ? resplit(e, rowsPerMs(s, learned.get(k)), deps.windowPages, pageSize(s.pipeline)) : null;
+    if (parts) {
+      queue.unshift(...parts);
+      continue;
+    }
+    if (e.optional && !e.window.resume && !fitted.has(e) && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
       // Later optional windows of the stream wait too, so its gaps are still read newest first.
+      const head = deferredStreams.has(k) ? null : cutToFit(e, s, learned.get(k), deps.available);
       deferredStreams.add(k);
       summary.deferred++;
+      // A backfill window too large for what is left is read in part: its newest part that fits.
+      if (head) {
+        fitted.add(head);
+        queue.unshift(head);
+      }
       continue;
     }
     const log = deps.logger.child({ projectId: e.projectId, pipeline: e.pipeline, runId: summary.runId });
     const run = { ...e.window, pages: 0, complete: false };
     const startedAt = summary.requests;
     summary.windows.push(run);
-    log.info({ purpose: e.window.purpose, window: formatWindow(e.window), pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
+    log.info({ purpose: e.window.purpose, window: formatWindow(e.window), key: e.window.key, pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
     try {
       const out = await executeWindow({
         client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
@@ -139,7 +162,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       });
       if (out.kind === 'complete') {
         run.complete = true;
-        if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
+        if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
           const l = learned.get(k) ?? { rows: 0, span: 0, windows: 0, requests: 0 };
           learned.set(k, { rows: l.rows + out.records, span: l.span + spanMs(e.window), windows: l.windows + 1, requests: l.requests + requestsSince(summary, startedAt) });
         }
@@ -148,8 +171,8 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       }
       // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
       const half = Math.floor(spanMs(e.window) / 2);
-      // A sweep has no dates to halve: it fails and is planned again next time.
-      if (half < MIN_WINDOW_MS || e.window.purpose === 'sweep') throw out.error;
+      // A sweep or a keyed read has no dates to halve: it fails and is planned again next time.
+      if (half < MIN_WINDOW_MS || !isDated(e.window.purpose)) throw out.error;
       limits.set(k, half);
       const mid = new Date(e.window.from.getTime() + half);
       log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'window too large for the API: bisecting');
@@ -199,11 +222,60 @@ function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, availabl
   if (s.pipeline.time.granularity === 'day') {
     // A day window costs about what the run's earlier day windows of the stream cost.
     if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
-  } else if (e.window.purpose !== 'sweep' && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
-    const rowsPerMs = learned && learned.span > 0 ? learned.rows / learned.span : s.density;
-    if (rowsPerMs !== null) est = Math.max(est, Math.ceil((rowsPerMs * spanMs(e.window)) / pageSize(s.pipeline)));
+  } else if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
+    const density = rowsPerMs(s, learned);
+    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
   }
   return est <= available();
+}
+
+/**
+ * The newest part of a backfill window (event time) that fits in about 80% of the requests left
+ * (estimates are averages), or null when that is less than two pages. The rest stays a gap, read
+ * by later runs: a busy site's steady runs leave a few requests an hour, and they go to backfill.
+ */
+function cutToFit(e: PlanEntry, s: OrgStream, learned: Learned | undefined, available?: () => number): PlanEntry | null {
+  const w = e.window;
+  if (!available || w.purpose !== 'backfill' || s.pipeline.time.granularity === 'day' || spanMs(w) > LEARN_MAX_SPAN_MS) return null;
+  const density = rowsPerMs(s, learned);
+  const pages = Math.floor((available() - 1) * 0.8);
+  if (density === null || density <= 0 || pages < 2) return null;
+  const span = Math.floor((pages * pageSize(s.pipeline)) / density);
+  if (span < MIN_WINDOW_MS || span >= spanMs(w)) return null;
+  return { ...e, window: { ...w, from: new Date(w.to.getTime() - span), estRequests: pages + 1 } };
+}
+
+/**
+ * Rows per ms of event time, to size and admit windows: the higher of what this run's complete
+ * windows found and what earlier runs did (a short head is a noisy sample; erring high defers or
+ * cuts a window rather than running it into the budget).
+ */
+function rowsPerMs(s: OrgStream, learned: Learned | undefined): number | null {
+  const now = learned && learned.span > 0 ? learned.rows / learned.span : null;
+  if (now === null) return s.density;
+  return s.density === null ? now : Math.max(now, s.density);
+}
+
+/**
+ * A backfill or catch-up window (event time, not resumed, not the open-ended bottom of history)
+ * expected to hold well over `windowPages` pages, as windows of about that many pages, newest
+ * first; null when it is fine as it is.
+ */
+function resplit(e: PlanEntry, density: number | null, windowPages: number, pageSize: number): PlanEntry[] | null {
+  const w = e.window;
+  const targetRows = windowPages * pageSize;
+  if (w.resume || (w.purpose !== 'backfill' && w.purpose !== 'catchup') || density === null || density <= 0) return null;
+  const span = spanMs(w);
+  if (span > LEARN_MAX_SPAN_MS || density * span <= 1.5 * targetRows) return null;
+  const n = Math.min(Math.ceil((density * span) / targetRows), Math.floor(span / MIN_WINDOW_MS));
+  if (n < 2) return null;
+  const out: PlanEntry[] = [];
+  for (let i = n; i > 0; i--) {
+    const from = w.from.getTime() + Math.floor(((i - 1) * span) / n);
+    const to = i === n ? w.to.getTime() : w.from.getTime() + Math.floor((i * span) / n);
+    out.push({ ...e, window: { ...w, from: new Date(from), to: new Date(to), estRequests: Math.max(1, Math.ceil((density * (to - from)) / pageSize)) } });
+  }
+  return out;
 }
 
 /**

@@ -26,7 +26,7 @@ import { acquireWriterLock } from '../load/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishSnapshot, type Published } from '../publish/snapshot.js';
-import { settleAgeMs } from '../plan/schedule.js';
+import { readAgesMs, settleAgeMs } from '../plan/schedule.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization, runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
@@ -74,7 +74,8 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const merger = new Merger({
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
       settleAgeMs: settleAgeMs(cfg.plan.rereads),
-      settleAgeFor: (p) => settleAgeMs(p.rereads ?? cfg.plan.rereads),
+      // Event windows are cut at the re-read ages; a day stays one interval (it is re-read whole).
+      settleAgeFor: (p) => (p.time.granularity === 'day' ? settleAgeMs : readAgesMs)(p.rereads ?? cfg.plan.rereads),
       onMerged: (batch) => {
         for (const [runId, c] of batch.runs) {
           const s = summaries.get(runId);
@@ -134,6 +135,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal, timing,
         onLanded: (f) => merger.enqueue(f),
         available: () => budget.available(cfg.maxWaitMs) - plan.reserve,
+        windowPages: cfg.plan.windowPages,
         mergeFailed: (pipeline, projectId) => merger.isFailed(pipeline, projectId),
         startRun: async (s) => {
           summaries.set(s.runId, s);
@@ -191,8 +193,9 @@ async function recoverLanded(zone: LandingZone, merger: Merger, reader: Warehous
   }
 }
 
-function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
-  if (!names) return [...all];
+/** The pipelines named, or by default every pipeline but the opt-in ones. */
+export function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
+  if (!names) return all.filter((p) => !p.optIn);
   const unknown = names.filter((n) => !all.some((p) => p.name === n));
   if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.map((n) => `"${n}"`).join(', ')}: choose from ${all.map((p) => p.name).join(', ')}`);
   return all.filter((p) => names.includes(p.name));

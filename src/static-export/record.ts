@@ -48,14 +48,14 @@ export type ConnectionProvider = <T>(fn: (conn: DuckDBConnection) => Promise<T>)
 const WRITER_WAIT_MS = 15 * 60_000;
 
 /** Opens the warehouse file for each write and closes it right after; the export's last write publishes. */
-export function warehouseRecorder(warehousePath: string, clock: Clock): Recorder {
+export function warehouseRecorder(warehousePath: string, clock: Clock, readPath?: string): Recorder {
   const withWarehouse = (publish: boolean): ConnectionProvider => async (fn) => {
     const lock = await waitForWriterLock(warehousePath, 'docs-etl static-export', clock, WRITER_WAIT_MS);
     try {
       const wh = await openWarehouse(warehousePath);
       try {
         const out = await fn(wh.conn);
-        if (publish) await publishSnapshot(wh.conn, wh.path, defaultReadPath(wh.path));
+        if (publish) await publishSnapshot(wh.conn, wh.path, readPath ?? defaultReadPath(wh.path));
         return out;
       } finally {
         wh.close();

@@ -33,6 +33,8 @@ export interface StaticExportRequest {
   /** Bundles go to OUT/<domain>/<jobId>/bundle.tar.gz. */
   outDir: string;
   warehousePath: string;
+  /** Where the read snapshot is published (default: next to the warehouse, see snapshot.ts). */
+  readPath?: string;
   valuesFile?: string;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -76,7 +78,7 @@ export interface StaticExportResult {
 export async function runStaticExport(req: StaticExportRequest, deps: StaticExportDeps): Promise<StaticExportResult> {
   const { clock, logger, signal } = deps;
   const retry = deps.retry ?? DEFAULT_RETRY;
-  const recorder = deps.recorder ?? warehouseRecorder(req.warehousePath, clock);
+  const recorder = deps.recorder ?? warehouseRecorder(req.warehousePath, clock, req.readPath);
   const deadline = deadlineAfter(clock, req.timeoutMs);
   const api = createStaticExportApi({
     baseUrl: deps.baseUrl, apiKey: deps.apiKey, clock, logger, signal, retry, random: deps.random, dispatcher: deps.dispatcher,

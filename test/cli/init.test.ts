@@ -1,5 +1,6 @@
 // `docs-etl init` writes a commented starter config that loads as it is, and never overwrites a
 // file without --force. The config reader takes JSON with comments, and only comments are removed.
+import { DEFAULT_REREADS } from '../../src/plan/schedule.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -30,10 +31,14 @@ describe('docs-etl init', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^\/\/ docs-etl configuration/);
     expect(() => JSON.parse(text)).toThrow(); // it really has comments
-    expect(loadConfigFile(file)).toMatchObject({ warehouse: 'state/warehouse.duckdb', lookback: 86_400_000, maxWait: 900_000,
+    const loaded = loadConfigFile(file);
+    // No deprecated field: a sync from a starter config gives no warning.
+    expect(loaded.lookback).toBeUndefined();
+    expect(loaded).toMatchObject({ warehouse: 'state/warehouse.duckdb', rereads: DEFAULT_REREADS, maxWait: 900_000,
       rateLimit: { limit: 100, windowMs: 3_600_000 }, projects: [{ id: 'your-project-id', apiKeyEnv: 'DOCS_API_KEY', timezone: 'UTC' }] });
     const cfg = resolveSyncConfig({ config: file }, { DOCS_API_KEY: 'mint_x' });
     expect(cfg.projects[0]).toMatchObject({ projectId: 'your-project-id', timezone: 'UTC', backfillFrom: null });
+    expect(cfg.warnings).toEqual([]);
   });
 
   it('never overwrites without --force (exit 2, file unchanged); --force does; --config names the file too', async () => {

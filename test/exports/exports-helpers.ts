@@ -14,8 +14,10 @@ import {
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 
 export const DAY_MS = 86_400_000;
-export const PIPELINE_NAMES = PIPELINES.map((p) => p.name);
-export type PipelineName = (typeof PIPELINES)[number]['name'];
+/** The seven pipelines a sync runs by default (assistant_threads is opt-in, and not about exports). */
+type DefaultPipeline = Exclude<(typeof PIPELINES)[number], { optIn: true }>;
+export type PipelineName = DefaultPipeline['name'];
+export const PIPELINE_NAMES = PIPELINES.filter((p): p is DefaultPipeline => !('optIn' in p && p.optIn)).map((p) => p.name);
 export type Row = Record<string, unknown>;
 
 /** A site small enough that every day fits one page of each endpoint (no truncation, no split). */

@@ -89,7 +89,7 @@ describe('every table equals the sandbox truth', () => {
     expect(isoDay(DAYS.at(-1)!)).toBe('2026-03-10');
   });
 
-  it('searches_daily_totals and site_traffic_daily hold each day\'s totals as served', async () => {
+  it('searches_daily_totals, site_views_daily and site_visitors_daily hold each day\'s totals as served', async () => {
     for (const projectId of PROJECTS) {
       const totals = await query(warehouse, `
         SELECT strftime(day, '%Y-%m-%d') AS day, total_searches, terms_read, truncated FROM searches_daily_totals WHERE project_id = $p ORDER BY day`,
@@ -99,8 +99,9 @@ describe('every table equals the sandbox truth', () => {
         return { day: isoDay(d), total_searches: a.totalSearches, terms_read: Math.min(100, a.searches.length), truncated: a.searches.length > 100 };
       }));
       const traffic = await query(warehouse, `
-        SELECT strftime(day, '%Y-%m-%d') AS day, views_human, views_ai, views_total, visitors_human, visitors_ai, visitors_total
-        FROM site_traffic_daily WHERE project_id = $p ORDER BY day`, { p: projectId });
+        SELECT strftime(day, '%Y-%m-%d') AS day, v.human AS views_human, v.ai AS views_ai, v.total AS views_total,
+               u.human AS visitors_human, u.ai AS visitors_ai, u.total AS visitors_total
+        FROM site_views_daily v FULL JOIN site_visitors_daily u USING (project_id, day) WHERE project_id = $p ORDER BY day`, { p: projectId });
       expect(traffic).toEqual(DAYS.map((d) => {
         const v = sb.aggregateTruth(projectId, 'views', d, d + DAY_MS).totals;
         const u = sb.aggregateTruth(projectId, 'visitors', d, d + DAY_MS).totals;

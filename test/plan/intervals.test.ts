@@ -31,6 +31,21 @@ describe('coverage intervals', () => {
     expect(shape(m)).toEqual([[0, 2, 30, 2, true]]);
   });
 
+  it('a read is cut at the re-read ages: its older parts are not read again for those stages', () => {
+    // Read at 30 h, window [0, 29): [0, 6) is past the settle age (24 h), [6, 27) past the recheck
+    // age (3 h), [27, 29) young.
+    const m = applyRead([], { from: 0, to: 29 * H, at: 30 * H, rows: 9000 }, [3 * H, 24 * H]);
+    expect(shape(m)).toEqual([[0, 6, 30, 1, true], [6, 27, 30, 1, false], [27, 29, 30, 1, false]]);
+    expect(m.map((x) => x.rows)).toEqual([null, null, null]);
+  });
+
+  it('a part cut off an interval by a read is settled once its new end is old enough', () => {
+    // Last read at 27 h: [0, 20) was 7 h old then (not settled), [0, 2) was 25 h old. It joins the
+    // settled part of the new read ([2, 6): 24 h old at 30 h); [6, 20) is not settled.
+    const m = applyRead([iv(0, 20, 27)], { from: 2 * H, to: 20 * H, at: 30 * H, rows: 1 }, 24 * H);
+    expect(shape(m)).toEqual([[0, 6, 30, 1, true], [6, 20, 30, 2, false]]);
+  });
+
   it('an empty settled interval stays apart: it marks where history ran out', () => {
     const m = coalesce([iv(0, 1, 50, { settled: true, rows: 0 }), iv(1, 2, 50, { settled: true, rows: 7 })]);
     expect(m).toHaveLength(2);

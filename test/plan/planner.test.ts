@@ -84,6 +84,37 @@ describe('planStream (event time)', () => {
     expect(view(ws).at(-1)).toEqual(['backfill', -NOW / H, -400, 1]);
   });
 
+  it('after a lag, the span between the end of coverage and the head is catch-up (newest first); older than a day is backfill', () => {
+    // Coverage ends 40 h ago; at 10,000 rows/h a 50-page window is 5 h long.
+    const ws = planStream(stream({ coverage: [cov(-72, -40, -40, { settled: true })], density: 10_000 / H }), cfg({ from: NOW - 72 * H }));
+    const v = view(ws);
+    expect(v[0]!.slice(0, 3)).toEqual(['head', -5, 0]);
+    const catchup = v.filter((x) => x[0] === 'catchup');
+    expect(catchup.map((x) => [x[1], x[2]])).toEqual([[-10, -5], [-15, -10], [-20, -15], [-24, -20]]);
+    const backfill = v.filter((x) => x[0] === 'backfill');
+    expect(backfill[0]!.slice(1, 3)).toEqual([-29, -24]);
+    expect(backfill.at(-1)!.slice(1, 3)).toEqual([-40, -39]);
+    // A first run has no lag: the rest is backfill.
+    expect(planStream(stream({ density: 10_000 / H }), cfg({ from: NOW - 72 * H })).some((x) => x.purpose === 'catchup')).toBe(false);
+  });
+
+  it('a settle read is planned as able to wait until its deadline', () => {
+    const coverage = [cov(-26, -25, -25), cov(-25, 0, 0)];
+    const early = planStream(stream({ coverage, density: 30_000 / H }), cfg({ from: NOW - 26 * H }));
+    expect(early.find((x) => x.purpose === 'settle')).toMatchObject({ canWait: true });
+    const late = planStream(stream({ coverage, density: 30_000 / H }), cfg({ now: NOW + 6 * H, from: NOW - 26 * H }));
+    expect(late.find((x) => x.purpose === 'settle')!.canWait).toBeUndefined();
+  });
+
+  it('undated records: a sweep once history has no gap and the last sweep is old, estimated from every row stored', () => {
+    // 48 h covered (merged intervals do not know their rows), 100 rows an hour: 4,800 rows, 5 pages.
+    const coverage = [cov(-48, -1, -1, { settled: true }), cov(-1, 0, 0)];
+    const due = planStream(stream({ coverage, density: 100 / H, sweptAt: NOW - 8 * D }), cfg({ from: NOW - 48 * H, sweepEveryMs: 7 * D }));
+    expect(due.find((w) => w.purpose === 'sweep')).toMatchObject({ from: new Date(0), estRequests: 5 });
+    expect(planStream(stream({ coverage, density: 100 / H, sweptAt: NOW - D }), cfg({ from: NOW - 48 * H, sweepEveryMs: 7 * D }))
+      .some((w) => w.purpose === 'sweep')).toBe(false);
+  });
+
   it('the deprecated lookback re-reads its span before the head on every run', () => {
     const ws = planStream(stream({ coverage: [cov(-48, 0, 0)], density: 100 / H }), cfg({ lookbackMs: 24 * H, from: NOW - 48 * H }));
     expect(view(ws)[0]![1]).toBeCloseTo(-24 - 1 / 6);
@@ -117,7 +148,7 @@ describe('planStream (day windows)', () => {
 });
 
 describe('planOrg', () => {
-  const w = (purpose: 'head' | 'settle' | 'recheck' | 'backfill', est = 1) => ({ from: new Date(0), to: new Date(1), purpose, estRequests: est });
+  const w = (purpose: 'head' | 'catchup' | 'settle' | 'recheck' | 'backfill', est = 1, extra = {}) => ({ from: new Date(0), to: new Date(1), purpose, estRequests: est, ...extra });
 
   it('heads of every project first, then settle, recheck, backfill; pipelines by priority; projects in turn', () => {
     const plan = planOrg([
@@ -132,8 +163,39 @@ describe('planOrg', () => {
   });
 
   it('heads and settle reads are always planned; rechecks and backfill only as far as the budget goes', () => {
-    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 50), w('settle', 45), w('recheck', 10), w('backfill', 3)] }], 98);
+    // 99 available: one request kept in reserve for the head, 95 for head and settle, 3 left.
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 50), w('settle', 45), w('recheck', 10), w('backfill', 3)] }], 99);
     expect(plan.selected.map((e) => e.window.purpose)).toEqual(['head', 'settle', 'backfill']);
     expect(plan.deferred.map((e) => e.window.purpose)).toEqual(['recheck']);
+  });
+
+  it('backfill stays newest first: a smaller, older window never jumps ahead of one that did not fit', () => {
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 1), w('backfill', 50), w('backfill', 5), w('recheck', 3)] }], 20);
+    expect(plan.selected.map((e) => `${e.window.purpose}:${e.window.estRequests}`)).toEqual(['head:1', 'recheck:3']);
+    expect(plan.deferred.map((e) => `${e.window.purpose}:${e.window.estRequests}`)).toEqual(['backfill:50', 'backfill:5']);
+  });
+
+  it('catch-up goes after every head and before settle reads, and is always planned', () => {
+    const plan = planOrg([
+      { projectId: 'a', pipeline: 'assistant', priority: 0, windows: [w('head', 40), w('catchup', 40), w('settle', 10)] },
+      { projectId: 'a', pipeline: 'feedback', priority: 1, windows: [w('head', 1)] },
+    ], 50);
+    expect(plan.selected.map((e) => `${e.pipeline}:${e.window.purpose}`)).toEqual(['assistant:head', 'feedback:head', 'assistant:catchup', 'assistant:settle']);
+  });
+
+  it('a settle read within its slack waits when the budget is short; at its deadline it does not', () => {
+    const windows = [w('head', 80), w('settle', 30, { canWait: true }), w('settle', 5)];
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows }], 100);
+    expect(plan.selected.map((e) => [e.window.purpose, e.window.estRequests])).toEqual([['head', 80], ['settle', 5]]);
+    expect(plan.deferred.map((e) => [e.window.purpose, e.window.estRequests])).toEqual([['settle', 30]]);
+  });
+
+  it('an open window is resumed in its purpose\'s place: an open backfill never goes before the heads', () => {
+    const resume = { id: 'w', cursor: 'C', offset: null, pages: 3 };
+    const plan = planOrg([
+      { projectId: 'a', pipeline: 'p', priority: 0, windows: [w('backfill', 5, { resume }), w('head', 2)] },
+      { projectId: 'b', pipeline: 'p', priority: 0, windows: [w('head', 2)] },
+    ], 3);
+    expect(plan.selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head', 'a:backfill']);
   });
 });

@@ -1,7 +1,7 @@
 // Readers never block the sync (issue 11): BI tools and notebooks open the published read snapshot;
 // a reader holding it open is never disturbed and never blocks a run; re-opening shows the new data,
 // and no reader ever sees half a run. Real processes, real HTTP, real DuckDB files.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -77,6 +77,23 @@ describe('the read snapshot', () => {
     const s = JSON.parse(r.stdout) as { read_path: string; streams: { project_id: string; head_lag_s: number }[] };
     expect(s.read_path).toBe(join(tmp.dir, 'held', 'read', 'w.duckdb'));
     expect(s.streams.map((x) => x.project_id)).toEqual(['demo', 'other']);
+  });
+
+  it('readPath in the config moves the snapshot for the sync and for every reader command', async () => {
+    const dir = join(tmp.dir, 'moved');
+    const config = join(dir, 'docs-etl.json');
+    const readPath = join(dir, 'for-bi', 'snapshot.duckdb');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(config, JSON.stringify({ warehouse: join(dir, 'w.duckdb'), readPath, projects: [{ id: 'demo', apiKeyEnv: 'DOCS_API_KEY' }] }));
+    const sync = await runCli(['sync', '--config', config], env());
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(existsSync(readPath)).toBe(true);
+    expect(existsSync(join(dir, 'read'))).toBe(false);
+    const status = await runCli(['status', '--json', '--config', config], env());
+    expect((JSON.parse(status.stdout) as { read_path: string }).read_path).toBe(readPath);
+    const q = await runCli(['query', '--config', config, '--format', 'json', COUNT], env());
+    expect(q.code, q.stderr).toBe(0);
+    expect(JSON.parse(q.stdout)).toEqual([{ n: 2000 }]);
   });
 });
 

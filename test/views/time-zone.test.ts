@@ -17,20 +17,26 @@ import { tempDir } from '../helpers/tmp.js';
 const KEY = 'mint_time_zone_test_key';
 const SESSION_ZONES = ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'];
 const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
+// Six days of history, all of it synced (the daily pipelines read one request per day and project).
+const HISTORY_FROM = new Date('2026-10-26T00:00:00Z');
 let sb: Sandbox;
 let tmp: ReturnType<typeof tempDir>;
 let warehouse: string;
 
 function config(zones: Record<string, string | undefined>): SyncConfig {
   return defaultSyncConfig(warehouse, Object.entries(zones).map(([projectId, timezone]) => ({
-    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: null, timezone,
+    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: HISTORY_FROM, timezone,
   })), { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget') });
 }
 
 beforeAll(async () => {
   tmp = tempDir('docs-etl-tz-');
   warehouse = join(tmp.dir, 'w.duckdb');
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], projects: ['utc', 'tokyo', 'la'], conversations: 1500, seed: 5, clock }));
+  // Every pipeline runs (so every view has rows); a small site keeps the daily aggregates quick.
+  sb = await startSandbox(defaultSandboxOptions({
+    apiKeys: [KEY], projects: ['utc', 'tokyo', 'la'], conversations: 1500, historyDays: 6, seed: 5, clock,
+    site: { pages: 40, feedbackPerDay: 20, searchesPerDay: 200, viewsPerDay: 1000 },
+  }));
   const r = await runSync({ clock, logger: silentLogger }, config({ utc: undefined, tokyo: 'Asia/Tokyo', la: 'America/Los_Angeles' }), PIPELINES);
   expect(r.exitCode).toBe(0);
   // Something for the static export views too, so every view has rows.
@@ -44,7 +50,7 @@ beforeAll(async () => {
   } finally {
     wh.close();
   }
-});
+}, 90_000);
 afterAll(async () => {
   await sb.close();
   tmp.cleanup();

@@ -9,12 +9,9 @@ DELETE FROM page_visitors_daily WHERE (project_id, day) IN (SELECT project_id, d
 INSERT INTO page_visitors_daily (project_id, day, path, human, ai, total, read_at)
 SELECT project_id, day, path, human, ai, total, CAST($now AS TIMESTAMPTZ) FROM stage;
 
-MERGE INTO site_traffic_daily t
-USING batch_days s
-ON t.project_id = s.project_id AND t.day = s.day
-WHEN MATCHED THEN UPDATE SET visitors_human = s.human, visitors_ai = s.ai, visitors_total = s.total, read_at = CAST($now AS TIMESTAMPTZ)
-WHEN NOT MATCHED THEN INSERT (project_id, day, visitors_human, visitors_ai, visitors_total, read_at)
-  VALUES (s.project_id, s.day, s.human, s.ai, s.total, CAST($now AS TIMESTAMPTZ));
+DELETE FROM site_visitors_daily WHERE (project_id, day) IN (SELECT project_id, day FROM batch_days);
+INSERT INTO site_visitors_daily (project_id, day, human, ai, total, read_at)
+SELECT project_id, day, human, ai, total, CAST($now AS TIMESTAMPTZ) FROM batch_days;
 
 CREATE OR REPLACE TEMP TABLE merge_stats AS
 SELECT d.window_id,

@@ -11,6 +11,7 @@ import { formatExportSummary } from '../../export/export-summary.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
+import { readPathFor } from '../../publish/snapshot.js';
 import type { CommandFactory } from './index.js';
 
 interface ExportFlags {
@@ -41,7 +42,7 @@ Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
 Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
     .action(async (flags: ExportFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
-      const wh = await openReader({ warehouse: path });
+      const wh = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
       try {
         if (flags.project) await checkKnownProjects(wh.conn, path, flags.project);
         const summary = await exportLake(

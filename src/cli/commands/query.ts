@@ -6,6 +6,7 @@ import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
+import { readPathFor } from '../../publish/snapshot.js';
 import { runReadOnly } from '../../query/run-query.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
 import type { CommandFactory } from './index.js';
@@ -43,7 +44,7 @@ Exit codes: 0 done, 1 the snapshot cannot be opened, 2 bad usage, a SQL error or
       }
       if (!sql?.trim()) throw new UsageError('no SQL: give it as an argument or with --file');
       const path = warehousePath(flags.warehouse, ctx.env);
-      const reader = await openReader({ warehouse: path });
+      const reader = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
       try {
         const results = await runReadOnly(reader.conn, sql).catch((err: unknown) => {
           throw explainReadError(path, err);

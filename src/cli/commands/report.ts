@@ -7,6 +7,7 @@ import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
+import { readPathFor } from '../../publish/snapshot.js';
 import { periodDays } from '../../report/period.js';
 import { checkReportPath, reportSummary, writeReport } from '../../report/write-report.js';
 import { durationArg } from '../options.js';
@@ -52,7 +53,7 @@ Exit codes: 0 written, 1 failed (missing or damaged warehouse), 2 bad usage.`)
     .action(async (flags: ReportFlags) => {
       checkReportPath(flags.out);
       const path = warehousePath(flags.warehouse, ctx.env);
-      const wh = await openReader({ warehouse: path });
+      const wh = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
       try {
         const r = await writeReport(wh.conn, flags.out, { projectId: flags.project, sinceMs: flags.since, now: systemClock.now(), generator: 'docs-etl report' });
         ctx.logger.info({ out: r.path, bytes: r.bytes, ms: Math.round(r.ms), turns: r.data.current.turns }, 'report written');

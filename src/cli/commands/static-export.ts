@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
+import { readPathFor } from '../../publish/snapshot.js';
 import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
 import { keyFixWarning, normalizeApiKey } from '../../core/secrets.js';
 import { DEFAULT_TIMEOUT_MS } from '../../api/http.js';
@@ -68,7 +69,7 @@ Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message 
       if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
       const result = await runStaticExport({
         domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
-        outDir: flags.out, warehousePath: warehousePath(flags.warehouse, ctx.env), valuesFile: flags.valuesFile,
+        outDir: flags.out, warehousePath: warehousePath(flags.warehouse, ctx.env), readPath: readPathFor(warehousePath(flags.warehouse, ctx.env), ctx.env), valuesFile: flags.valuesFile,
         timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep, requestTimeoutMs: flags.requestTimeout,
       }, {
         baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),

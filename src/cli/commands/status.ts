@@ -10,7 +10,7 @@ import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
-import { defaultReadPath } from '../../publish/snapshot.js';
+import { readPathFor } from '../../publish/snapshot.js';
 import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
@@ -39,7 +39,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--json', 'print one JSON object (read_path, streams, budget) instead of text')
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
-      const readPath = defaultReadPath(path);
+      const readPath = readPathFor(path, ctx.env);
       const wh = await openReader({ warehouse: path, readPath });
       try {
         const status = await collectStatus({

@@ -10,6 +10,7 @@ import { runSync } from '../../run/sync.js';
 import { formatPlan } from '../format-plan.js';
 import { formatRunLine } from '../format.js';
 import { serverText } from '../../core/server-text.js';
+import type { PipelineDefinition } from '../../pipeline/definition.js';
 import { secretsOf } from '../../core/secrets.js';
 import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -28,7 +29,7 @@ export function addSyncOptions(cmd: Command): Command {
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .option('--project <id>', 'project to sync (default DOCS_PROJECT_ID; with --config, only this one)')
     .option('--from <date>', 'backfill down to this date (YYYY-MM-DD or ISO 8601, UTC when no offset); earlier than what is covered extends the backfill', dateArg)
-    .option('--pipelines <names>', `pipelines to run, comma-separated (default all: ${PIPELINES.map((p) => p.name).join(',')})`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--pipelines <names>', `pipelines to run, comma-separated (default all but opt-in ones: ${(PIPELINES as readonly PipelineDefinition[]).filter((p) => !p.optIn).map((p) => p.name).join(',')})`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--rate-limit <n/window>', 'requests per organization per window (default 100/1h)', rateLimitArg)
     .option('--max-wait <duration>', 'longest wait for budget before stopping at a checkpoint (default 15m)', durationArg)
     .option('--max-window <duration>', 'longest window of one read (default 7d; a window the API times out on is bisected)', durationArg)
@@ -43,7 +44,8 @@ export function addSyncOptions(cmd: Command): Command {
 
     .option('--request-timeout <duration>',
       'longest time one API request may take, connect, headers and body together (default 60s, at most 24h); '
-      + 'a request past it is not retried: the run stops at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
+      + 'no answer within it counts as a window too large for the API (the window is read as two halves, as after a 504); '
+      + 'a body that stalls past it stops the run at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
     .option('--config <file>', 'JSON config listing several projects / organizations');
 }
 

@@ -1,0 +1,24 @@
+// Assistant threads (GET /assistant/threads/{threadId}): the whole transcript of each conversation
+// with an unanswered turn, read once per thread (a keyed pipeline: its keys come from
+// keys.sql against the warehouse), at the lowest priority, budget permitting. Opt-in: run only
+// when named (--pipelines assistant_threads, DOCS_PIPELINES, config `pipelines`).
+import { assistantThreadSchema } from '../src/contracts/analytics-thread.js';
+import type { PipelineDefinition } from '../src/pipeline/definition.js';
+
+export const assistantThreads = {
+  name: 'assistant_threads',
+  endpoint: '/v1/analytics/{projectId}/assistant/threads/{key}',
+  paging: { style: 'single' },
+  recordsField: null,
+  record: assistantThreadSchema,
+  key: ['project_id', 'thread_id', 'message_id'],
+  time: { field: 'createdAt', column: 'created_at', granularity: 'event' },
+  keys: { sql: 'pipelines/assistant-threads/keys.sql' },
+  optIn: true,
+  load: {
+    stage: 'pipelines/assistant-threads/stage.sql',
+    merge: ['pipelines/assistant-threads/merge.sql'],
+  },
+  tables: ['thread_messages'],
+  priority: 9,
+} as const satisfies PipelineDefinition;
