@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, StoppedError, messageOf } from '../core/errors.js';
 import type { CoverageInterval } from '../core/intervals.js';
 import type { Logger } from '../core/logger.js';
-import { BEGINNING, formatWindow, isDated, spanMs } from '../core/window.js';
+import { formatWindow, isDated, spanMs } from '../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
 import { planKeys } from '../plan/keyed.js';
@@ -18,6 +18,7 @@ import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageSize } from '../pipeline/definition.js';
 import { executeWindow } from './execute-window.js';
+import { LEARN_MAX_SPAN_MS, collapseBackfill, cutToFit, fits, requestsSince, resplit, rowsPerMs, type Learned } from './window-admission.js';
 import type { ProjectRunSummary } from './summary.js';
 
 export interface OrgStream {
@@ -105,9 +106,12 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   // nothing it does not know, so what its own estimates left unused goes to them if they fit.
   const queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
   const learned = new Map<string, Learned>();
-  const deferredStreams = new Set<string>();
+  /** Stream and purpose whose optional windows wait for a later run. */
+  const waiting = new Set<string>();
   /** Parts of windows cut to fit the budget left: they run even though their stream defers the rest. */
   const fitted = new WeakSet<PlanEntry>();
+  /** Day windows already read once more after a failure. */
+  const retried = new WeakSet<PlanEntry>();
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -129,10 +133,12 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       queue.unshift(...parts);
       continue;
     }
-    if (e.optional && !e.window.resume && !fitted.has(e) && (deferredStreams.has(k) || !fits(e, s, learned.get(k), deps.available))) {
-      // Later optional windows of the stream wait too, so its gaps are still read newest first.
-      const head = deferredStreams.has(k) ? null : cutToFit(e, s, learned.get(k), deps.available);
-      deferredStreams.add(k);
+    const waitKey = `${k}\u0000${e.window.purpose}`;
+    if (e.optional && !e.window.resume && !fitted.has(e) && (waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
+      // Later windows of the stream with the same purpose wait too, so its gaps are still read
+      // newest first; a recheck that waits does not hold back the backfill.
+      const head = waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
+      waiting.add(waitKey);
       summary.deferred++;
       // A backfill window too large for what is left is read in part: its newest part that fits.
       if (head) {
@@ -167,6 +173,16 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
           learned.set(k, { rows: l.rows + out.records, span: l.span + spanMs(e.window), windows: l.windows + 1, requests: l.requests + requestsSince(summary, startedAt) });
         }
         if (e.window.purpose === 'backfill' && s.from === null && out.records === 0) collapseBackfill(queue, e);
+        continue;
+      }
+      // A day is one aggregate over its range: never cut. It is read whole once more in this run;
+      // if that fails too, the stream fails and the day is planned again next run.
+      if (s.pipeline.time.granularity === 'day') {
+        if (retried.has(e)) throw out.error;
+        const again: PlanEntry = { ...e, window: { ...e.window, resume: undefined } };
+        retried.add(again);
+        log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'day window failed: reading it whole once more');
+        queue.unshift(again);
         continue;
       }
       // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
@@ -205,92 +221,6 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     } else summary.status = 'succeeded';
   }
   return [...summaries.values()];
-}
-
-/** Windows longer than this (the open-ended bottom of history) say little about density. */
-const LEARN_MAX_SPAN_MS = 31 * 86_400_000;
-
-/** What the run's complete windows of a stream say about the next ones. */
-interface Learned { rows: number; span: number; windows: number; requests: number }
-
-const requestsSince = (summary: ProjectRunSummary, startedAt: number) => summary.requests - startedAt;
-
-/** Whether an optional window's estimate, made again with what this run learned, fits the budget left. */
-function fits(e: PlanEntry, s: OrgStream, learned: Learned | undefined, available?: () => number): boolean {
-  if (!available) return true;
-  let est = e.window.estRequests;
-  if (s.pipeline.time.granularity === 'day') {
-    // A day window costs about what the run's earlier day windows of the stream cost.
-    if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
-  } else if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
-    const density = rowsPerMs(s, learned);
-    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
-  }
-  return est <= available();
-}
-
-/**
- * The newest part of a backfill window (event time) that fits in about 80% of the requests left
- * (estimates are averages), or null when that is less than two pages. The rest stays a gap, read
- * by later runs: a busy site's steady runs leave a few requests an hour, and they go to backfill.
- */
-function cutToFit(e: PlanEntry, s: OrgStream, learned: Learned | undefined, available?: () => number): PlanEntry | null {
-  const w = e.window;
-  if (!available || w.purpose !== 'backfill' || s.pipeline.time.granularity === 'day' || spanMs(w) > LEARN_MAX_SPAN_MS) return null;
-  const density = rowsPerMs(s, learned);
-  const pages = Math.floor((available() - 1) * 0.8);
-  if (density === null || density <= 0 || pages < 2) return null;
-  const span = Math.floor((pages * pageSize(s.pipeline)) / density);
-  if (span < MIN_WINDOW_MS || span >= spanMs(w)) return null;
-  return { ...e, window: { ...w, from: new Date(w.to.getTime() - span), estRequests: pages + 1 } };
-}
-
-/**
- * Rows per ms of event time, to size and admit windows: the higher of what this run's complete
- * windows found and what earlier runs did (a short head is a noisy sample; erring high defers or
- * cuts a window rather than running it into the budget).
- */
-function rowsPerMs(s: OrgStream, learned: Learned | undefined): number | null {
-  const now = learned && learned.span > 0 ? learned.rows / learned.span : null;
-  if (now === null) return s.density;
-  return s.density === null ? now : Math.max(now, s.density);
-}
-
-/**
- * A backfill or catch-up window (event time, not resumed, not the open-ended bottom of history)
- * expected to hold well over `windowPages` pages, as windows of about that many pages, newest
- * first; null when it is fine as it is.
- */
-function resplit(e: PlanEntry, density: number | null, windowPages: number, pageSize: number): PlanEntry[] | null {
-  const w = e.window;
-  const targetRows = windowPages * pageSize;
-  if (w.resume || (w.purpose !== 'backfill' && w.purpose !== 'catchup') || density === null || density <= 0) return null;
-  const span = spanMs(w);
-  if (span > LEARN_MAX_SPAN_MS || density * span <= 1.5 * targetRows) return null;
-  const n = Math.min(Math.ceil((density * span) / targetRows), Math.floor(span / MIN_WINDOW_MS));
-  if (n < 2) return null;
-  const out: PlanEntry[] = [];
-  for (let i = n; i > 0; i--) {
-    const from = w.from.getTime() + Math.floor(((i - 1) * span) / n);
-    const to = i === n ? w.to.getTime() : w.from.getTime() + Math.floor((i * span) / n);
-    out.push({ ...e, window: { ...w, from: new Date(from), to: new Date(to), estRequests: Math.max(1, Math.ceil((density * (to - from)) / pageSize)) } });
-  }
-  return out;
-}
-
-/**
- * All history (no --from): a backfill window of old data came back empty, so history ends about
- * there. The stream's older stepped windows are replaced by one window down to the beginning: one
- * request when nothing is older, and a bisection if something large is.
- */
-function collapseBackfill(queue: PlanEntry[], done: PlanEntry): void {
-  const older = (e: PlanEntry) => e.projectId === done.projectId && e.pipeline === done.pipeline && e.window.purpose === 'backfill' && !e.window.resume &&
-    e.window.to.getTime() <= done.window.from.getTime();
-  const removed = queue.filter(older);
-  if (!removed.length) return;
-  const at = queue.indexOf(removed[0]!);
-  for (let i = queue.length - 1; i >= 0; i--) if (older(queue[i]!)) queue.splice(i, 1);
-  queue.splice(at, 0, { ...done, window: { from: BEGINNING, to: done.window.from, purpose: 'backfill', estRequests: 1 } });
 }
 
 function fail(summary: ProjectRunSummary, err: unknown): void {
