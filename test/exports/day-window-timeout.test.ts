@@ -1,10 +1,8 @@
-// KNOWN BUG (src/run/run-org.ts, left to its owner): a day window the API times out on (two 504s,
-// or no answer within the deadline) is bisected like an event window, into two half days. The
-// aggregate endpoints count over the requested range, and the day pipelines' SQL keys rows by the
-// day of window_from, so both halves write the day: two rows of half-day counts for one key when
-// they merge in one batch (below), the second half replacing the first when they do not. A day
-// window must be retried whole (or failed), never cut. `it.fails` keeps this visible and CI green;
-// once fixed, this test fails: turn it into a plain `it`.
+// A day window the API times out on (two 504s) is read again whole, never bisected into half days:
+// the aggregate endpoints count over the requested range, and the day pipelines' SQL keys rows by
+// the day of window_from, so two half-day reads would write the day twice (two rows of half-day
+// counts for one key in one batch, or the second half replacing the first). Fixed on main in
+// 212b02c (run-org); this was first an it.fails test of the bug.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -29,7 +27,7 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-it.fails('a day window answered twice with 504 is read again as one day, not as two half days', async () => {
+it('a day window answered twice with 504 is read again as one day, not as two half days', async () => {
   const clock = new FakeClock(NOW, { sleepAdvances: false });
   const sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 800, historyDays: 3, seed: 1371, site: SMALL_SITE, clock }));
   cleanup.push(() => sb.close());
