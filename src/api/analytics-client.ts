@@ -45,12 +45,22 @@ export interface FetchedJson {
   requests: number;
 }
 
+export interface GetOptions {
+  signal?: AbortSignal;
+  onRequest?: () => void;
+  /**
+   * Checks a parsed 200 body; a RetriableError it throws (a body that is not a page of the
+   * endpoint: a broken response) is retried like a 5xx, within the same retry policy.
+   */
+  check?: (json: unknown, body: string) => void;
+}
+
 export interface AnalyticsClient {
   /**
    * One GET of `endpoint` (its {projectId} substituted) with these query parameters. `onRequest`
    * hears of every request sent, so a run counts the ones that failed too.
    */
-  get(endpoint: string, projectId: string, params: Record<string, string>, o?: { signal?: AbortSignal; onRequest?: () => void }): Promise<FetchedJson>;
+  get(endpoint: string, projectId: string, params: Record<string, string>, o?: GetOptions): Promise<FetchedJson>;
 }
 
 export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClient {
@@ -114,11 +124,14 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         // A server that echoes the key into the data must not get it stored (landing, warehouse, lake).
         const body = res.text.includes(deps.apiKey) ? scrub(res.text, secrets) : res.text;
         if (body !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
+        let json: unknown;
         try {
-          return { json: JSON.parse(body) as unknown, body, requests };
+          json = JSON.parse(body) as unknown;
         } catch {
           throw new RetriableError(`unreadable response body (${body.length} bytes, truncated or not JSON)`, 200);
         }
+        o.check?.(json, body);
+        return { json, body, requests };
       };
       return withRetries(once, {
         policy: retry,

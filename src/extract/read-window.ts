@@ -4,8 +4,8 @@
 // this window ends it with an error instead of looping until the budget is gone. A keyed read (one
 // key of a keyed pipeline) is one request of the endpoint with the key in its path and no dates; a
 // 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
-import type { AnalyticsClient } from '../api/analytics-client.js';
-import { CursorRejectedError, FatalError, RetriableError } from '../core/errors.js';
+import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
+import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Window } from '../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -58,17 +58,22 @@ export async function* readWindow(
   let pages = 0;
   const seen = new Set<string>();
   for (;;) {
-    let fetched;
+    let fetched: FetchedJson;
+    const check = bodyCheck(pipeline, opts);
     try {
-      fetched = await client.get(pipeline.endpoint, projectId, params(pipeline, window, at), { signal: opts.signal, onRequest: opts.onRequest });
+      fetched = await client.get(pipeline.endpoint, projectId, params(pipeline, window, at), { signal: opts.signal, onRequest: check.onRequest, check: check.check });
     } catch (err) {
-      if (!(err instanceof CursorRejectedError)) throw err;
-      if (++restarts > MAX_RESTARTS) throw new FatalError(`${err.message}; the window was restarted ${MAX_RESTARTS} times`);
-      opts.logger.warn({ projectId, pipeline: pipeline.name, reason: err.message }, 'stored cursor rejected: restarting the window from its start');
-      at = START;
-      restarted = true;
-      seen.clear();
-      continue;
+      const kept = check.kept(err);
+      if (kept) fetched = kept;
+      else {
+        if (!(err instanceof CursorRejectedError)) throw err;
+        if (++restarts > MAX_RESTARTS) throw new FatalError(`${err.message}; the window was restarted ${MAX_RESTARTS} times`);
+        opts.logger.warn({ projectId, pipeline: pipeline.name, reason: err.message }, 'stored cursor rejected: restarting the window from its start');
+        at = START;
+        restarted = true;
+        seen.clear();
+        continue;
+      }
     }
     const page = envelope(pipeline, fetched.json);
     const next = following(pipeline, at, page, ++pages);
@@ -100,7 +105,7 @@ async function* readSplit(
   let unyielded = 0;
   while (queue.length) {
     const { filter, level } = queue.shift()!;
-    const fetched = await client.get(p.endpoint, projectId, { ...params(p, window, START), ...filter }, { signal: opts.signal, onRequest: opts.onRequest });
+    const fetched = await client.get(p.endpoint, projectId, { ...params(p, window, START), ...filter }, { signal: opts.signal, onRequest: opts.onRequest, check: (json) => { envelope(p, json); } });
     unyielded += fetched.requests;
     const page = envelope(p, fetched.json);
     const split = splits[level];
@@ -124,8 +129,16 @@ async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId
   const endpoint = p.endpoint.replaceAll('{key}', encodeURIComponent(window.key));
   const done = { ...START, complete: true };
   let requests = 0;
+  const check = bodyCheck(p, { ...opts, onRequest: () => { requests++; opts.onRequest?.(); } });
   try {
-    const fetched = await client.get(endpoint, projectId, {}, { signal: opts.signal, onRequest: () => { requests++; opts.onRequest?.(); } });
+    let fetched: FetchedJson;
+    try {
+      fetched = await client.get(endpoint, projectId, {}, { signal: opts.signal, onRequest: check.onRequest, check: check.check });
+    } catch (err) {
+      const kept = check.kept(err);
+      if (!kept) throw err;
+      fetched = kept;
+    }
     return { body: fetched.body, records: envelope(p, fetched.json).records, request: START, next: done, requests: fetched.requests, restarted: false };
   } catch (err) {
     if (!(err instanceof FatalError) || (err.status !== 400 && err.status !== 404)) throw err;
@@ -147,6 +160,40 @@ interface Envelope {
   records: unknown[];
   nextCursor: string | null;
   hasMore: boolean | null;
+}
+
+interface BodyCheck {
+  onRequest: () => void;
+  check: (json: unknown, body: string) => void;
+  /** After the client gave up: the last answer, when it failed only the record contract (see below). */
+  kept: (err: unknown) => FetchedJson | null;
+}
+
+/**
+ * The client's check of a page: a body without the page's paging fields is a broken response,
+ * retried like a 5xx. A body that is one record (`recordsField: null`, caller stats) has no
+ * paging fields to tell a broken response from a record that breaks the contract: one that fails
+ * the record's contract is asked again within the same retries, and only when the last answer
+ * still fails it is it kept (a persistently invalid record, quarantined as such).
+ */
+function bodyCheck(p: PipelineDefinition, opts: ReadOptions): BodyCheck {
+  let sent = 0;
+  let invalid: { json: unknown; body: string } | null = null;
+  return {
+    onRequest: () => {
+      sent++;
+      invalid = null;
+      opts.onRequest?.();
+    },
+    check: (json, body) => {
+      envelope(p, json);
+      if (p.recordsField === null && !p.record.safeParse(json).success) {
+        invalid = { json, body };
+        throw new RetriableError(`response does not match the ${p.name} record contract`, 200);
+      }
+    },
+    kept: (err) => (err instanceof RetriesExhaustedError && invalid ? { ...invalid, requests: sent } : null),
+  };
 }
 
 /** The paging fields of a page; a body without them is a broken response (retried like a 5xx). */

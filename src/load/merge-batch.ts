@@ -181,7 +181,8 @@ async function advanceStream(
  * JSON reader with the contract's type. Pages whose records are all valid are read at their body's
  * records field (or the body itself, for endpoints whose body is one record); pages with invalid
  * records at `valid` (the valid ones re-serialised when landed), because DuckDB's typed reader
- * rejects a whole file on one bad record. `x` (the extra fields) is aligned with those records.
+ * rejects a whole file on one bad record. `x` (the extra fields) is aligned with those records;
+ * `ord` is a record's position in the page as served (invalid records keep theirs: no shift).
  * The view `landed_pages` has one row per page (empty ones too), with the page-level fields the
  * pipeline declares (`page`).
  */
@@ -198,13 +199,19 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   const bodyRecs = p.recordsField === null
     ? { type: rec, expr: '[body]' }
     : { type: `STRUCT(${quote(p.recordsField)} ${rec}[])`, expr: `body.${quote(p.recordsField)}` };
+  // `pos`: each record's position in the page as served, 1-based; on a page with invalid records
+  // the valid ones keep theirs (the invalid ones' positions are skipped), so an order the API gives
+  // by position (the searches ranking) stays the API's.
   const parts = [
-    ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs FROM ${read(whole, `${meta}, body: ${literal(bodyRecs.type)}`)}`] : []),
-    ...(partial.length ? [`SELECT ${cols}, valid AS recs FROM ${read(partial, `${meta}, valid: ${literal(`${rec}[]`)}`)}`] : []),
+    ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
+      FROM ${read(whole, `${meta}, body: ${literal(bodyRecs.type)}`)}`] : []),
+    ...(partial.length ? [`SELECT ${cols}, valid AS recs,
+        [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
+      FROM ${read(partial, `${meta}, invalid: 'STRUCT(i INTEGER)[]', valid: ${literal(`${rec}[]`)}`)}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
-           unnest(recs) AS r, unnest(x) AS extra, generate_subscripts(recs, 1) AS ord
+           unnest(recs) AS r, unnest(x) AS extra, unnest(pos) AS ord
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';
   out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS

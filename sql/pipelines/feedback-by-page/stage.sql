@@ -9,7 +9,10 @@ SELECT l.project_id, any_value(l.run_id) AS run_id, l.window_id, any_value(l.win
        CAST(sum(r.thumbsDown) AS BIGINT) AS thumbs_down,
        CAST(sum(r.code) AS BIGINT)       AS code,
        CAST(sum(r.total) AS BIGINT)      AS total
-FROM landed l LEFT JOIN projects p ON p.project_id = l.project_id
+FROM (
+  -- Within one answer a path is listed once: a path served twice (a repeated record) counts once.
+  SELECT * FROM landed QUALIFY row_number() OVER (PARTITION BY project_id, window_id, seq, r.path ORDER BY ord) = 1
+) l LEFT JOIN projects p ON p.project_id = l.project_id
 GROUP BY l.project_id, l.window_id, r.path;
 
 CREATE OR REPLACE TEMP TABLE batch_days AS

@@ -9,8 +9,12 @@ SELECT l.project_id, l.run_id, l.window_id, l.window_from,
        r.ctr                                             AS ctr,
        r.topClickedPage                                  AS top_clicked_page,
        TRY_CAST(r.lastSearchedAt AS TIMESTAMPTZ)         AS last_searched_at,
-       CAST(row_number() OVER (PARTITION BY l.project_id, l.window_id ORDER BY l.seq, l.ord) AS INTEGER) AS rank
-FROM landed l LEFT JOIN projects p ON p.project_id = l.project_id;
+       -- the API's position: a page holds 100 terms (the pipeline's limit) and `ord` is the position in
+       -- its page as served, so a quarantined term leaves its rank empty instead of moving the others up
+       CAST(100 * (dense_rank() OVER (PARTITION BY l.project_id, l.window_id ORDER BY l.seq) - 1) + l.ord AS INTEGER) AS rank
+FROM landed l LEFT JOIN projects p ON p.project_id = l.project_id
+-- A term served twice in a day's answer (a repeated record) is kept once, where it came first.
+QUALIFY row_number() OVER (PARTITION BY l.project_id, l.window_id, r.searchQuery ORDER BY l.seq, l.ord) = 1;
 
 CREATE OR REPLACE TEMP TABLE batch_days AS
 SELECT l.project_id, l.window_id, CAST(timezone(coalesce(any_value(p.timezone), 'UTC'), any_value(l.window_from)) AS DATE) AS day,
