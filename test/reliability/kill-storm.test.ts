@@ -95,7 +95,7 @@ function served(sandbox: Sandbox): number {
 function runStarted(child: ReturnType<typeof spawnCli>): Promise<void> {
   return new Promise((resolve) => {
     const onData = (d: Buffer) => {
-      if (/window opened|resuming open window/.test(d.toString())) done();
+      if (/window started|resuming open window/.test(d.toString())) done();
     };
     const done = () => {
       child.stderr!.off('data', onData);
