@@ -61,7 +61,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       say(formatTable(await q('demo/top-unanswered.sql')));
       say('\npages to improve: unanswered turns, thumbs down and traffic per page (view page_gaps)');
       say(formatTable(await q('demo/page-gaps.sql')));
-      say(`\nwarehouse: ${opts.warehouse} (read snapshot for readers: ${wh.path})\nquery it: docs-etl query --warehouse ${opts.warehouse} "SELECT * FROM category_breakdown"`);
+      say(`\nwarehouse: ${opts.warehouse} (read snapshot for readers: ${wh.path})\nquery it: npx docs-etl query --warehouse ${opts.warehouse} "SELECT * FROM category_breakdown"`);
       const report = await writeReport(wh.conn, files.report, { sinceMs: 30 * 86_400_000, now: clock.now(), generator: 'docs-etl demo' });
       say(`report (last 30 days, open it in a browser): ${report.path}`);
     } finally {
