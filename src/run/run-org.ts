@@ -128,7 +128,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       halt = 'stopped';
       break;
     }
-    const parts = deps.windowPages ? resplit(e, rowsPerMs(s, learned.get(k)), deps.windowPages, pageSize(s.pipeline)) : null;
+    const parts = deps.windowPages && !fitted.has(e) ? resplit(e, rowsPerMs(s, learned.get(k)), deps.windowPages, pageSize(s.pipeline)) : null;
     if (parts) {
       queue.unshift(...parts);
       continue;
