@@ -10,7 +10,9 @@ import { formatDuration } from '../core/duration.js';
 import { readCoverage, readWindowLog } from '../load/coverage-store.js';
 import { sqlFile } from '../load/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
-import { pageSize } from '../pipeline/definition.js';
+import { pageSize, type PipelineDefinition } from '../pipeline/definition.js';
+
+const DAY_MS = 86_400_000;
 
 export interface StreamStatus {
   project_id: string;
@@ -82,18 +84,23 @@ export async function collectStatus(i: StatusInput): Promise<Status> {
         organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs), blocked_until: block?.toISOString() ?? null,
       });
     }
-    const pipeline = PIPELINES.find((p) => p.name === pipelineName);
+    const pipeline: PipelineDefinition | undefined = PIPELINES.find((p) => p.name === pipelineName);
     const coverage = await readCoverage(i.conn, projectId, pipelineName);
     const d = density(await readWindowLog(i.conn, projectId, pipelineName, now - DENSITY_LOOKBACK_MS), coverage);
     const size = pipeline ? pageSize(pipeline) : 1000;
     const headAt = r.head_at == null ? null : new Date(iso(r.head_at)!).getTime();
     const settledTo = r.settled_to == null ? null : new Date(iso(r.settled_to)!).getTime();
     const coveredFrom = r.covered_from == null ? null : new Date(iso(r.covered_from)!).getTime();
-    // Backfill is done when coverage reaches --from, or (all history) when its bottom came back empty.
-    const from = r.backfill_from == null ? null : new Date(iso(r.backfill_from)!).getTime();
+    // Backfill is done when coverage reaches --from, or (all history) when its bottom came back
+    // empty; day pipelines without --from read their default history of days (one request or more
+    // each; the first day may start up to a day after that bound, at the project's midnight).
+    const byDay = pipeline?.time.granularity === 'day';
+    const from = r.backfill_from != null ? new Date(iso(r.backfill_from)!).getTime()
+      : byDay ? now - ((pipeline?.defaultHistoryDays ?? 30) - 1) * DAY_MS : null;
     const complete = coveredFrom !== null && (from !== null ? coveredFrom <= from : Boolean(r.bottom_empty) || coveredFrom === 0);
-    const remainingRequests = complete ? 0 : d === null || from === null || coveredFrom === null ? null
-      : Math.ceil((d * (coveredFrom - from)) / size);
+    const remainingRequests = complete ? 0 : d === null || from === null || coveredFrom === null
+      ? (byDay && from !== null && coveredFrom !== null ? Math.ceil((coveredFrom - from) / DAY_MS) : null)
+      : Math.max(byDay ? Math.ceil((coveredFrom - from) / DAY_MS) : 0, Math.ceil((d * (coveredFrom - from)) / size));
     const s: StreamStatus = {
       project_id: projectId, pipeline: pipelineName, organization: org,
       head_at: headAt === null ? null : new Date(headAt).toISOString(),
