@@ -6,6 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
+import { openWarehouse } from '../../src/load/warehouse.js';
 
 const KEY = 'mint_cli_secret_key_4242';
 let sb: Sandbox;
@@ -107,6 +108,20 @@ describe('docs-etl sync (CLI)', () => {
     const check = await runCli(['status', '--check', '--warehouse', warehouse], env());
     expect(check.code).toBe(0);
     expect(check.stdout).toMatch(/healthy: 2 stream/);
+    // What a long sync's mid-run snapshot holds: its runs still 'running'. Healthy while they
+    // started within --max-age; a run that has been 'running' for longer is not.
+    const snapshot = join(tmp.dir, 'multi', 'read', 'w.duckdb');
+    const wh = await openWarehouse(snapshot);
+    try {
+      await wh.conn.run("UPDATE sync_runs SET status = 'running', finished_at = NULL, started_at = now() - INTERVAL 2 HOUR");
+    } finally {
+      wh.close();
+    }
+    const running = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    expect(running.code, running.stdout).toBe(0);
+    const stuck = await runCli(['status', '--check', '--max-age', '1h', '--warehouse', warehouse], env());
+    expect(stuck.code).toBe(1);
+    expect(stuck.stdout).toMatch(/unhealthy: .*last run running/);
   });
 
   it('a second sync on the same warehouse fails at once and touches nothing', async () => {

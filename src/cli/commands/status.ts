@@ -79,6 +79,9 @@ function problems(s: Status, maxAgeMs: number): string[] {
   for (const x of s.streams) {
     const name = `${x.project_id}/${x.pipeline}`;
     const r = x.last_run;
+    // A sync in progress (a long backfill publishes snapshots as it goes) is healthy while it
+    // started within the allowed age; a run left 'running' by a crash is marked interrupted by the next.
+    if (r?.status === 'running' && now - Date.parse(r.started_at) <= maxAgeMs) continue;
     if (!r || !HEALTHY.has(r.status)) {
       out.push(`${name}: last run ${r?.status ?? 'missing'}${r?.error ? ` (${r.error})` : ''}`);
       continue;
