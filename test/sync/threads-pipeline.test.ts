@@ -197,3 +197,27 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
     expect(sb.requestLog(KEY).filter((x) => x.path.endsWith(gone))).toHaveLength(1);
   });
 });
+
+describe('a warehouse from before thread_messages existed', () => {
+  it('a dry run with the threads pipeline plans (nothing to read yet) instead of failing; the sync migrates and reads', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-10T12:00:00Z'));
+    const { sb, warehouse } = await setup(clock);
+    const cfg = config(warehouse, sb.url);
+    expect((await runSync(deps(clock), { ...cfg, pipelines: ['assistant_conversations'] }, PIPELINES)).exitCode).toBe(0);
+    // As an older version left it: no thread_messages, migration 0007 not applied.
+    const wh = await openWarehouse(warehouse);
+    try {
+      await wh.conn.run('DROP TABLE thread_messages');
+      await wh.conn.run("DELETE FROM schema_migrations WHERE name LIKE '0007%'");
+    } finally {
+      wh.close();
+    }
+    const before = threadRequests(sb).length;
+    const dry = await runSync({ ...deps(clock), dryRun: true }, cfg, PIPELINES);
+    expect(dry.exitCode).toBe(0);
+    expect(threadRequests(sb)).toHaveLength(before);
+    clock.advance(60_000);
+    expect((await runSync(deps(clock), cfg, PIPELINES)).exitCode).toBe(0);
+    expect(threadRequests(sb).length).toBe(unansweredIds(sb).length);
+  });
+});
