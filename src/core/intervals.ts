@@ -27,13 +27,14 @@ export interface CompletedRead {
 
 /**
  * Ages (ms after an interval's end) at which its re-reads fall due, ascending; the last one settles
- * it. A plain number is the settle age alone.
+ * it: a read is cut at each (see below). A plain number is the settle age alone, and a read is
+ * never cut (a day window is one aggregate: it is re-read whole).
  */
 export type ReadAges = number | readonly number[];
 
 export function applyRead(map: readonly CoverageInterval[], read: CompletedRead, ages: ReadAges): CoverageInterval[] {
-  const stageAges = typeof ages === 'number' ? [ages] : ages;
-  const settleAgeMs = stageAges.at(-1) ?? 0;
+  const stageAges = typeof ages === 'number' ? [] : ages;
+  const settleAgeMs = typeof ages === 'number' ? ages : (ages.at(-1) ?? 0);
   const out: CoverageInterval[] = [];
   const inside: CoverageInterval[] = [];
   for (const iv of map) {

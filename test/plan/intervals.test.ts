@@ -42,8 +42,11 @@ describe('coverage intervals', () => {
   it('a part cut off an interval by a read is settled once its new end is old enough', () => {
     // Last read at 27 h: [0, 20) was 7 h old then (not settled), [0, 2) was 25 h old. It joins the
     // settled part of the new read ([2, 6): 24 h old at 30 h); [6, 20) is not settled.
-    const m = applyRead([iv(0, 20, 27)], { from: 2 * H, to: 20 * H, at: 30 * H, rows: 1 }, 24 * H);
+    const m = applyRead([iv(0, 20, 27)], { from: 2 * H, to: 20 * H, at: 30 * H, rows: 1 }, [24 * H]);
     expect(shape(m)).toEqual([[0, 6, 30, 1, true], [6, 20, 30, 2, false]]);
+    // With the settle age alone (a day window), a read is never cut: [0, 2) stands apart, settled.
+    const day = applyRead([iv(0, 20, 27)], { from: 2 * H, to: 20 * H, at: 30 * H, rows: 1 }, 24 * H);
+    expect(shape(day)).toEqual([[0, 2, 27, 1, true], [2, 20, 30, 2, false]]);
   });
 
   it('an empty settled interval stays apart: it marks where history ran out', () => {
