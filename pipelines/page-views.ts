@@ -13,7 +13,7 @@ export const pageViews = {
   page: trafficPageSchema,
   key: ['project_id', 'day', 'path'],
   time: { field: null, column: 'window_from', granularity: 'day' },
-  load: { stage: 'pipelines/page-views/stage.sql', merge: ['pipelines/page-views/merge.sql'], atomicWindows: true },
+  load: { stage: 'pipelines/page-traffic/stage.sql', merge: ['pipelines/page-views/merge.sql'], atomicWindows: true },
   tables: ['page_views_daily', 'site_views_daily'],
   priority: 2,
   rereads: DAILY_REREADS,

@@ -14,7 +14,7 @@ export const pageVisitors = {
   page: trafficPageSchema,
   key: ['project_id', 'day', 'path'],
   time: { field: null, column: 'window_from', granularity: 'day' },
-  load: { stage: 'pipelines/page-visitors/stage.sql', merge: ['pipelines/page-visitors/merge.sql'], atomicWindows: true },
+  load: { stage: 'pipelines/page-traffic/stage.sql', merge: ['pipelines/page-visitors/merge.sql'], atomicWindows: true },
   tables: ['page_visitors_daily', 'site_visitors_daily'],
   priority: 3,
   rereads: DAILY_REREADS,

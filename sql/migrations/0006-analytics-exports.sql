@@ -69,13 +69,11 @@ CREATE TABLE page_visitors_daily (
   project_id VARCHAR NOT NULL, day DATE NOT NULL, path VARCHAR NOT NULL,
   human BIGINT NOT NULL, ai BIGINT NOT NULL, total BIGINT NOT NULL, read_at TIMESTAMPTZ NOT NULL
 );
--- The site's totals of each day, as the endpoints report them (visitors: deduplicated, so not
--- the sum of the pages'); one table per pipeline, so resetting one never touches the other's.
-CREATE TABLE site_views_daily (
-  project_id VARCHAR NOT NULL, day DATE NOT NULL, human BIGINT, ai BIGINT, total BIGINT, read_at TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE site_visitors_daily (
-  project_id VARCHAR NOT NULL, day DATE NOT NULL, human BIGINT, ai BIGINT, total BIGINT, read_at TIMESTAMPTZ NOT NULL
+CREATE TABLE site_traffic_daily (
+  project_id VARCHAR NOT NULL, day DATE NOT NULL,
+  views_human BIGINT, views_ai BIGINT, views_total BIGINT,
+  visitors_human BIGINT, visitors_ai BIGINT, visitors_total BIGINT,
+  read_at TIMESTAMPTZ NOT NULL
 );
 
 -- GET /assistant/caller-stats per day: where assistant queries came from.

@@ -13,29 +13,23 @@
 --   low_ctr_searches: up to five of those terms with a click-through rate under 0.2, by hits
 --   (searches_daily only holds the top terms of each day).
 CREATE OR REPLACE VIEW page_gaps AS
-WITH views AS (
-  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
-         sum(human) AS views_human, sum(ai) AS views_ai, sum(total) AS views_total
-  FROM page_views_daily GROUP BY ALL
-), visitors AS (
-  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
-         sum(human) AS visitors_human, sum(ai) AS visitors_ai, sum(total) AS visitors_total
-  FROM page_visitors_daily GROUP BY ALL
-), thumbs AS (
-  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
-         sum(thumbs_up) AS thumbs_up, sum(thumbs_down) AS thumbs_down, sum(code) AS code_reports,
-         bool_or(truncated) AS feedback_truncated
+-- Views, visitors, thumbs and assistant turns are page_gaps_daily summed over its days (one
+-- definition of each measure and of the path); the rest only makes sense over a range.
+WITH daily AS (
+  SELECT project_id, path,
+         sum(views_human) AS views_human, sum(views_ai) AS views_ai, sum(views_total) AS views_total,
+         sum(visitors_human) AS visitors_human, sum(visitors_ai) AS visitors_ai, sum(visitors_total) AS visitors_total,
+         sum(thumbs_up) AS thumbs_up, sum(thumbs_down) AS thumbs_down, sum(code_reports) AS code_reports,
+         sum(assistant_turns) AS assistant_turns, sum(unanswered_turns) AS unanswered_turns
+  FROM page_gaps_daily GROUP BY ALL
+), truncated AS (
+  SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path, bool_or(truncated) AS feedback_truncated
   FROM feedback_by_page_daily GROUP BY ALL
 ), entries AS (
   SELECT project_id, regexp_replace(path, '(.)/+$', '\1') AS path,
          count(*) FILTER (WHERE status IN ('pending', 'in_progress')) AS open_feedback,
          count(*) FILTER (WHERE comment IS NOT NULL AND comment <> '') AS feedback_comments
   FROM feedback GROUP BY ALL
-), turns AS (
-  SELECT project_id, regexp_replace(page_path, '(.)/+$', '\1') AS path,
-         count(*) AS assistant_turns,
-         count(*) FILTER (WHERE resolution_status = 'unanswered') AS unanswered_turns
-  FROM conversations WHERE page_path IS NOT NULL GROUP BY ALL
 ), terms AS (
   SELECT project_id, search_query, sum(hits) AS hits,
          sum(hits * ctr) / nullif(sum(hits), 0) AS ctr,
@@ -65,9 +59,7 @@ SELECT
   CASE WHEN assistant_turns > 0 THEN round(unanswered_turns / assistant_turns, 4) END AS unanswered_rate,
   coalesce(search_hits, 0)    AS search_hits,
   coalesce(low_ctr_searches, []) AS low_ctr_searches
-FROM views
-FULL JOIN visitors USING (project_id, path)
-FULL JOIN thumbs   USING (project_id, path)
-FULL JOIN entries  USING (project_id, path)
-FULL JOIN turns    USING (project_id, path)
-FULL JOIN searches USING (project_id, path);
+FROM daily
+FULL JOIN truncated USING (project_id, path)
+FULL JOIN entries   USING (project_id, path)
+FULL JOIN searches  USING (project_id, path);

@@ -1,4 +1,5 @@
--- Stage a batch of landed GET /visitors pages: one local day per window (the project's zone), the
+-- Stage a batch of landed GET /views or GET /visitors pages (the same shape: per-page human, ai and
+-- total, and the day's totals): one local day per window (the project's zone), the
 -- per-page counts, and per window the site-wide totals (`batch_days`). Offset paging can show a
 -- path twice when the ranking moves between pages: the last read wins.
 CREATE OR REPLACE TEMP TABLE stage_all AS
