@@ -29,12 +29,3 @@ export const searchesPageSchema = z.object({ totalSearches: z.number().int().min
 
 /** `assistant/caller-stats`: the whole body is one record. */
 export const callerStatsSchema = z.looseObject({ web: count, api: count, other: count, total: count });
-
-/** `assistant/threads/{threadId}`: the whole thread, messages in order. */
-export const threadMessageSchema = z.looseObject({
-  id: z.string().min(1),
-  role: z.enum(['user', 'assistant']),
-  content: z.string(),
-  createdAt: timestampSchema,
-});
-export const threadPageSchema = z.object({ threadId: z.string(), createdAt: timestampSchema });
