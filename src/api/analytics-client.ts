@@ -9,6 +9,7 @@ import { CursorRejectedError, FatalError, RequestDeadlineError, RetriableError, 
 import type { Logger } from '../core/logger.js';
 import { scrub } from '../core/secrets.js';
 import { serverText } from '../core/server-text.js';
+import { replaceLoneSurrogates } from '../core/well-formed.js';
 import { USER_AGENT } from '../core/version.js';
 import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
@@ -122,8 +123,11 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         throwIfRetriable(res, deps.clock.now(), secrets);
         if (res.status !== 200) throw statusError(res, projectId, deps.keySource, hadCursor, deps.apiKey);
         // A server that echoes the key into the data must not get it stored (landing, warehouse, lake).
-        const body = res.text.includes(deps.apiKey) ? scrub(res.text, secrets) : res.text;
-        if (body !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
+        const scrubbed = res.text.includes(deps.apiKey) ? scrub(res.text, secrets) : res.text;
+        if (scrubbed !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
+        // Lone surrogates (text cut inside an emoji) become U+FFFD: DuckDB refuses a file holding one.
+        const { text: body, replaced } = replaceLoneSurrogates(scrubbed);
+        if (replaced) deps.logger.warn({ projectId, count: replaced }, 'the response held lone UTF-16 surrogates: replaced by U+FFFD before storing');
         let json: unknown;
         try {
           json = JSON.parse(body) as unknown;

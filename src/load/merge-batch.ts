@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { applyRead, type CoverageInterval, type ReadAges } from '../core/intervals.js';
+import { messageOf } from '../core/errors.js';
 import { isDated } from '../core/window.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -69,6 +70,22 @@ export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeG
     for (const g of groups) await mergeGroup(conn, g, { ...opts, settleAgeMs: opts.settleAgeFor?.(g.pipeline) ?? opts.settleAgeMs }, out);
   });
   return out;
+}
+
+/**
+ * Whether DuckDB can merge these pages: the group's merge run as a replay (rows and quarantine
+ * only) in a transaction that is always rolled back. Null when it can; else DuckDB's reason.
+ */
+export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Date): Promise<string | null> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    await mergeGroup(conn, g, { now, settleAgeMs: 0, replay: true }, { runs: new Map(), completed: [], rows: 0 });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  } finally {
+    await conn.run('ROLLBACK').catch(() => {});
+  }
 }
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {

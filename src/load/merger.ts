@@ -3,6 +3,7 @@
 // fast fetch batches grow, and under a slow one (the real API's budget) each page is merged soon
 // after it lands. A stream whose pages fail to merge keeps them landed and is reported; the others
 // go on.
+import { statSync } from 'node:fs';
 import type { ReadAges } from '../core/intervals.js';
 import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
@@ -10,6 +11,7 @@ import type { Logger } from '../core/logger.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
+import { repairPage } from './merge-rescue.js';
 import type { Writer } from './writer.js';
 
 export interface MergerDeps {
@@ -34,6 +36,16 @@ export interface MergerStats {
   rows: number;
   ms: number;
 }
+
+/** A landed page this large (bytes) is merged in a batch of its own. */
+export const ALONE_BYTES = 16 * 1024 * 1024;
+const large = (f: LandedFile): boolean => {
+  try {
+    return statSync(f.path).size > ALONE_BYTES;
+  } catch {
+    return false;
+  }
+};
 
 const key = (f: LandedFile) => `${f.meta.pipeline}\u0000${f.meta.project_id}`;
 
@@ -84,13 +96,55 @@ export class Merger {
           try {
             await this.merge(files);
           } catch (e) {
-            const k = key(files[0]!);
-            this.failed.set(k, `${files[0]!.meta.project_id}/${files[0]!.meta.pipeline}: ${messageOf(e)}`);
-            this.deps.logger.error({ projectId: files[0]!.meta.project_id, pipeline: files[0]!.meta.pipeline, err: messageOf(e), first: messageOf(err) }, 'merge failed');
+            // Then unit by unit (a page, or a window of an atomic pipeline), each page DuckDB
+            // refuses repaired (merge-rescue.ts): a bad value never blocks its stream.
+            const left = await this.rescue(files);
+            if (left) {
+              const k = key(files[0]!);
+              this.failed.set(k, `${files[0]!.meta.project_id}/${files[0]!.meta.pipeline}: ${left}`);
+              this.deps.logger.error({ projectId: files[0]!.meta.project_id, pipeline: files[0]!.meta.pipeline, err: left, first: messageOf(err), batch: messageOf(e) }, 'merge failed');
+            }
           }
         }
       }
     }
+  }
+
+  /**
+   * Merges a stream's pages unit by unit, in order, repairing the pages of a unit DuckDB refuses.
+   * Returns null when all merged, else the reason the first unit that still fails gives (it and
+   * the units after it stay landed for the next run).
+   */
+  private async rescue(files: readonly LandedFile[]): Promise<string | null> {
+    const p = this.pipeline(files[0]!.meta.pipeline);
+    const units: LandedFile[][] = [];
+    for (const f of files) {
+      const last = units.at(-1);
+      if (last && p.load.atomicWindows === true && last[0]!.meta.window.id === f.meta.window.id) last.push(f);
+      else units.push([f]);
+    }
+    for (const unit of units) {
+      try {
+        await this.merge(unit);
+        continue;
+      } catch (err) {
+        let repaired = false;
+        for (let i = 0; i < unit.length; i++) {
+          const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!);
+          if (fixed) {
+            unit[i] = fixed;
+            repaired = true;
+          }
+        }
+        if (!repaired) return messageOf(err);
+      }
+      try {
+        await this.merge(unit);
+      } catch (err) {
+        return messageOf(err);
+      }
+    }
+    return null;
   }
 
   private async merge(files: readonly LandedFile[]): Promise<void> {
@@ -120,13 +174,15 @@ export class Merger {
       const atomic = this.pipeline(files[0]!.meta.pipeline).load.atomicWindows === true;
       let taken = 0;
       while (taken < ready && (atomic || (out.length < maxPages && (out.length === 0 || rows + files[0]!.meta.records <= maxRows)))) {
+        // A large page merges alone (DuckDB's JSON buffer is sized to a batch's largest page).
+        if (!atomic && out.length && (large(out[0]!) || large(files[0]!))) break;
         const f = files.shift()!;
         out.push(f);
         rows += f.meta.records;
         taken++;
       }
       if (!files.length) this.queue.delete(k);
-      if (out.length >= maxPages || rows >= maxRows) break;
+      if (out.length >= maxPages || rows >= maxRows || (out.length && large(out[0]!))) break;
     }
     return out;
   }

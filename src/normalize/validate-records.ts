@@ -4,6 +4,7 @@
 // kept, per record, for the `extra` column. A record nested too deep or too large to handle safely
 // is refused here too, so nothing downstream (JSON.stringify, DuckDB) can overflow on it.
 import type { ZodError, ZodType } from 'zod';
+import { placeholder, quarantinable } from '../core/quarantine-raw.js';
 import type { InvalidRecord } from '../land/landed-page.js';
 
 export interface ValidatedRecords {
@@ -18,6 +19,8 @@ export interface ValidatedRecords {
 export const MAX_RECORD_DEPTH = 32;
 /** Larger than this (as JSON text), a record is refused. */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+/** Numbers at or beyond ±2^63 do not fit BIGINT (the type of every count column). */
+export const MAX_NUMBER = 2 ** 63;
 
 export function validateRecords(schema: ZodType, fields: readonly string[], records: readonly unknown[]): ValidatedRecords {
   const known = new Set(fields);
@@ -26,12 +29,13 @@ export function validateRecords(schema: ZodType, fields: readonly string[], reco
   records.forEach((raw, i) => {
     const refusal = refuseShape(raw);
     if (refusal) {
-      invalid.push({ i, error: refusal, raw: placeholder(raw) });
+      // A record refused for its shape is kept by its scalar fields; one refused for a number, whole.
+      invalid.push({ i, error: refusal.error, raw: refusal.shape ? placeholder(raw) : quarantinable(raw) });
       return;
     }
     const r = schema.safeParse(raw);
     if (!r.success) {
-      invalid.push({ i, error: describe(r.error), raw });
+      invalid.push({ i, error: describe(r.error), raw: quarantinable(raw) });
       return;
     }
     let extra: Record<string, unknown> | null = null;
@@ -54,28 +58,23 @@ export function describe(err: ZodError): string {
 }
 
 /** Depth and size are checked without recursion (a hostile record may be nested thousands deep). */
-function refuseShape(raw: unknown): string | null {
+function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
   let bytes = 0;
-  const stack: [unknown, number][] = [[raw, 1]];
+  const stack: [unknown, number, string][] = [[raw, 1, '']];
   while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (depth > MAX_RECORD_DEPTH) return `record nested deeper than ${MAX_RECORD_DEPTH} levels`;
+    const [v, depth, path] = stack.pop()!;
+    if (depth > MAX_RECORD_DEPTH) return { error: `record nested deeper than ${MAX_RECORD_DEPTH} levels`, shape: true };
     if (typeof v === 'string') bytes += v.length;
     else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         bytes += k.length + 8;
-        stack.push([x, depth + 1]);
+        stack.push([x, depth + 1, path ? `${path}.${k}` : k]);
       }
     } else bytes += 8;
-    if (bytes > MAX_RECORD_BYTES) return `record larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB`;
+    // The warehouse stores numbers as BIGINT (counts) or DOUBLE: one DuckDB cannot cast would
+    // fail the whole page's merge, so the record is refused here.
+    if (typeof v === 'number' && !(Math.abs(v) < MAX_NUMBER)) return { error: `${path || '(record)'}: number ${v} is outside the range the warehouse stores (a 64-bit integer)`, shape: false };
+    if (bytes > MAX_RECORD_BYTES) return { error: `record larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB`, shape: true };
   }
   return null;
-}
-
-/** A refused record is kept in quarantine by its scalar fields only (never the hostile structure). */
-function placeholder(raw: unknown): unknown {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) if (v === null || typeof v !== 'object') out[k] = typeof v === 'string' ? v.slice(0, 1000) : v;
-  return { ...out, _docs_etl_truncated: true };
 }

@@ -1,0 +1,119 @@
+// When DuckDB refuses a landed page, the page is repaired instead of blocking its stream (issue 23):
+// one value DuckDB cannot read or store (a lone surrogate escape, a number beyond BIGINT, a date
+// past DuckDB's range, a record too large for the merge's buffer) would otherwise fail the page on
+// every run, and the stream with it. The repair, in order:
+//   1. the page's lone surrogate escapes become U+FFFD (pages landed before docs-etl did this at
+//      fetch time), and the page is tried again;
+//   2. else the records DuckDB refuses are found by bisection, each tried in a merge that is
+//      always rolled back (about 2·k·log2(n) tries for k bad records of n), and the page is
+//      rewritten (same name, durably) with them among its `invalid` records, with DuckDB's reason
+//      and the raw record: they go to `quarantine`, the rest merges, the checkpoint moves on. The
+//      rewritten page's body keeps its page-level fields but not its records (they are in `valid`
+//      and `invalid`), so no record is landed twice and a huge one no longer sizes the buffer.
+// A page that passes alone is left as it is (another page of the batch is at fault).
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { quarantinable } from '../core/quarantine-raw.js';
+import { replaceLoneSurrogates } from '../core/well-formed.js';
+import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../land/landed-page.js';
+import { writeDurably, type LandedFile } from '../land/landing-zone.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { probeGroup } from './merge-batch.js';
+import type { Writer } from './writer.js';
+
+export interface RescueDeps {
+  writer: Writer;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Bisection gives up after this many tries of one page (then the stream fails as before). */
+const MAX_PROBES = 400;
+
+/** The page repaired (a new LandedFile for the same path), or null when it needs no repair or cannot be. */
+export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: LandedFile): Promise<LandedFile | null> {
+  const probe = (f: LandedFile) => deps.writer.run((c) => probeGroup(c, { pipeline: p, files: [f] }, deps.now()));
+  const first = await probe(file);
+  if (first === null) return null;
+  const log = { projectId: file.meta.project_id, pipeline: p.name, seq: file.meta.seq };
+  let text = readFileSync(file.path, 'utf8');
+  const wf = replaceLoneSurrogates(text);
+  if (wf.replaced) {
+    writeDurably(file.path, wf.text);
+    text = wf.text;
+    deps.logger.warn({ ...log, count: wf.replaced }, 'landed page held lone UTF-16 surrogates: replaced by U+FFFD');
+    if (await probe(file) === null) return file;
+  }
+  let split: { page: LandedPage; body: string };
+  let body: unknown;
+  try {
+    split = splitLanded(text);
+    body = JSON.parse(split.body) as unknown;
+  } catch {
+    return null;
+  }
+  const { page } = split;
+  const records: unknown[] = page.valid ?? (p.recordsField === null ? [body] : recordsOf(body, p.recordsField));
+  const known = new Set(page.invalid.map((q) => q.i));
+  // Each record's position in the page as served (invalid ones keep theirs).
+  const positions: number[] = [];
+  for (let i = 0; positions.length < records.length; i++) if (!known.has(i)) positions.push(i);
+  const stub = p.recordsField === null || !body || typeof body !== 'object'
+    ? split.body : JSON.stringify({ ...(body as Record<string, unknown>), [p.recordsField]: [] });
+  const form = (keep: readonly number[], invalid: InvalidRecord[]): LandedPage => ({
+    ...page, quarantined: invalid.length || 1, invalid,
+    valid: keep.map((k) => records[k]), x: keep.map((k) => page.x[k] ?? null),
+  });
+  let probes = 0;
+  const tryRecords = async (keep: readonly number[]): Promise<string | null> => {
+    probes++;
+    const path = join(dirname(file.path), `.probe-${randomBytes(6).toString('hex')}.tmp`);
+    const probePage = form(keep, []);
+    writeDurably(path, serializeLanded(probePage, stub));
+    try {
+      return await probe({ path, meta: metaOf(probePage) });
+    } finally {
+      rmSync(path, { force: true });
+    }
+  };
+  const bad: { k: number; error: string }[] = [];
+  const bisect = async (keep: readonly number[]): Promise<boolean> => {
+    if (probes >= MAX_PROBES) return false;
+    const err = await tryRecords(keep);
+    if (err === null) return true;
+    if (keep.length === 1) {
+      bad.push({ k: keep[0]!, error: err });
+      return true;
+    }
+    const half = Math.ceil(keep.length / 2);
+    return (await bisect(keep.slice(0, half))) && bisect(keep.slice(half));
+  };
+  const all = records.map((_r, k) => k);
+  if (!await bisect(all)) {
+    deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
+    return null;
+  }
+  const refused = new Set(bad.map((b) => b.k));
+  const keep = all.filter((k) => !refused.has(k));
+  const invalid = [...page.invalid, ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
+    .sort((a, b) => a.i - b.i);
+  const repaired = { ...form(keep, invalid), quarantined: invalid.length };
+  // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
+  if (await tryRecords(keep) !== null) return null;
+  writeDurably(file.path, serializeLanded(repaired, stub));
+  deps.logger.warn({ ...log, count: bad.length, first: bad[0] ? oneLine(bad[0].error) : null, probes }, 'records DuckDB refused were quarantined; the rest of the page merges');
+  return { path: file.path, meta: metaOf(repaired) };
+}
+
+function recordsOf(body: unknown, field: string): unknown[] {
+  const r = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  return Array.isArray(r) ? r : [];
+}
+
+/** DuckDB's first line, without the file path it names (a temp file of the probe). */
+function oneLine(msg: string): string {
+  return (messageOf(msg).split('\n')[0] ?? '').replace(/ in file "[^"]*"/g, '').slice(0, 500);
+}
