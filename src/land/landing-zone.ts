@@ -24,8 +24,11 @@ export interface LandedFile {
 
 const SEQ_DIGITS = 12;
 
+/** Told when landed pages that do not parse were dropped (`path`: the first; `dropped`: it and the later ones). */
+export type OnUnreadable = (info: { path: string; reason: string; dropped: number }) => void;
+
 export class LandingZone {
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string, private readonly onUnreadable?: OnUnreadable) {}
 
   /** Folder of a stream; project ids are made safe for file names (docs-etl refuses `.` and `..`). */
   streamDir(s: Stream, kept = false): string {
@@ -42,7 +45,7 @@ export class LandingZone {
 
   /** Landed pages of a stream, oldest first (temp files of a killed write are removed). */
   list(s: Stream): LandedFile[] {
-    return this.files(this.streamDir(s)).map((path) => ({ path, meta: metaOf(readLanded(path)) }));
+    return this.readable(this.streamDir(s));
   }
 
   /** Every stream with landed pages. */
@@ -51,9 +54,34 @@ export class LandingZone {
     const out: Stream[] = [];
     for (const pipeline of subdirs(root)) {
       for (const name of subdirs(join(root, pipeline))) {
-        const files = this.files(join(root, pipeline, name));
-        if (files.length) out.push({ pipeline, projectId: metaOf(readLanded(files[0]!)).project_id });
+        const files = this.readable(join(root, pipeline, name));
+        if (files.length) out.push({ pipeline, projectId: files[0]!.meta.project_id });
       }
+    }
+    return out;
+  }
+
+  /**
+   * The pages of a folder that parse. A page that does not (cut short by an older version's short
+   * write, damaged on disk) is dropped with every later page of its stream: nothing after it was
+   * merged, so the checkpoint still points at the page before it (or its window's start) and the
+   * run reads them again, instead of stopping on it forever.
+   */
+  private readable(dir: string): LandedFile[] {
+    const paths = this.files(dir);
+    const out: LandedFile[] = [];
+    for (const [i, path] of paths.entries()) {
+      let meta: LandedMeta;
+      try {
+        meta = metaOf(JSON.parse(readFileSync(path, 'utf8')) as LandedPage);
+        if (typeof meta.project_id !== 'string' || typeof meta.seq !== 'number') throw new Error('not a landed page');
+      } catch (err) {
+        const rest = paths.slice(i);
+        for (const p of rest) rmSync(p, { force: true });
+        this.onUnreadable?.({ path, reason: messageOf(err).split('\n')[0]!.slice(0, 200), dropped: rest.length });
+        break;
+      }
+      out.push({ path, meta });
     }
     return out;
   }
@@ -141,14 +169,6 @@ function names(dir: string): string[] {
   }
 }
 
-export function readLanded(path: string): LandedPage & { body: unknown } {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LandedPage & { body: unknown };
-  } catch (err) {
-    throw new FatalError(`landed page ${path} cannot be read (${messageOf(err)}); move it away to continue`);
-  }
-}
-
 function fileName(seq: number): string {
   return `${String(seq).padStart(SEQ_DIGITS, '0')}.json`;
 }
@@ -177,11 +197,20 @@ export function writeDurably(path: string, data: string | Buffer): void {
   const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    // write(2) may write less than asked (a full disk, a file size limit): every byte or an error.
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    for (let off = 0; off < buf.length;) {
+      const n = writeSync(fd, buf, off, buf.length - off);
+      if (n <= 0) throw new Error(`short write: ${off} of ${buf.length} bytes of ${path} written`);
+      off += n;
+    }
     fsyncSync(fd);
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
   }
+  closeSync(fd);
   try {
     renameSync(tmp, path);
   } catch (err) {

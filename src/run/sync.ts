@@ -68,7 +68,8 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       : await openWarehouse(cfg.warehouse, { memoryLimit: cfg.duckdb.memoryLimit, threads: cfg.duckdb.threads, readPath: cfg.readPath });
     const writer = new Writer(wh.conn);
     const reader = await wh.connect();
-    const zone = new LandingZone(cfg.landingDir);
+    const zone = new LandingZone(cfg.landingDir, ({ path, reason, dropped }) =>
+      deps.logger.warn({ path, reason, dropped }, 'a landed page does not parse: dropped with the pages after it; they are read again from the page before it'));
     const timing = { recoverMs: 0, fetchMs: 0, validateMs: 0, landMs: 0, mergeMs: 0, drainMs: 0, publishMs: 0 };
     const summaries = new Map<string, ProjectRunSummary>();
     const merger = new Merger({
