@@ -2,19 +2,25 @@
 // waits for a sync and never blocks one. A SQL error or a write statement is exit 2.
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT, UsageError } from '../../core/errors.js';
+import { formatDuration } from '../../core/duration.js';
+import { EXIT, FatalError, UsageError, messageOf } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { explainReadError } from '../../load/warehouse.js';
-import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
+import { openQueryReader, parseQueryMemory, QUERY_MEMORY_LIMIT, QUERY_THREADS, QUERY_TIMEOUT_MS } from '../../query/query-reader.js';
 import { runReadOnly } from '../../query/run-query.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
+import { durationArg, intArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
 interface QueryFlags {
   file?: string;
   format?: RowFormat;
   warehouse?: string;
+  timeout: number;
+  memoryLimit?: string;
+  threads?: number;
+  timeZone?: string;
 }
 
 export const queryCommand: CommandFactory = (ctx, setExitCode) =>
@@ -27,11 +33,24 @@ export const queryCommand: CommandFactory = (ctx, setExitCode) =>
       return v as RowFormat;
     }))
     .option('--warehouse <path>', 'the warehouse whose snapshot to read (default state/warehouse.duckdb)')
+    .addOption(new Option('--timeout <duration>', 'stop a query running longer than this').argParser(durationArg).default(QUERY_TIMEOUT_MS, formatDuration(QUERY_TIMEOUT_MS)))
+    .option('--memory-limit <size>', `DuckDB memory limit of the query (default ${QUERY_MEMORY_LIMIT}, at most 16GiB)`, (v: string) => {
+      try {
+        return parseQueryMemory(v);
+      } catch (err) {
+        throw new InvalidArgumentError(messageOf(err));
+      }
+    })
+    .option('--threads <n>', `DuckDB threads (default ${QUERY_THREADS})`, intArg(1, 64))
+    .option('--time-zone <tz>', 'the session time zone (default UTC)')
     .addHelpText('after', `
+The snapshot is opened read-only with no access to other files (read_csv, glob, COPY, ... are refused)
+and its settings locked: SET of a DuckDB option is refused; use --time-zone, --threads, --memory-limit.
+Ctrl-C or SIGTERM stops a running query at once.
 Examples:
   docs-etl query "SELECT * FROM daily_unanswered_rate ORDER BY day DESC LIMIT 7"
   docs-etl query --file gaps.sql --format csv > gaps.csv
-Exit codes: 0 done, 1 the snapshot cannot be opened, 2 bad usage, a SQL error or a write statement.`)
+Exit codes: 0 done, 1 the snapshot cannot be opened or the query was stopped (signal, --timeout), 2 bad usage, a SQL error or a refused statement.`)
     .action(async (sqlArg: string | undefined, flags: QueryFlags) => {
       if (sqlArg !== undefined && flags.file) throw new UsageError('give the SQL as an argument or with --file, not both');
       let sql = sqlArg;
@@ -44,9 +63,29 @@ Exit codes: 0 done, 1 the snapshot cannot be opened, 2 bad usage, a SQL error or
       }
       if (!sql?.trim()) throw new UsageError('no SQL: give it as an argument or with --file');
       const path = warehousePath(flags.warehouse, ctx.env);
-      const reader = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
+      const reader = await openQueryReader({
+        warehouse: path, readPath: readPathFor(path, ctx.env), memoryLimit: flags.memoryLimit, threads: flags.threads, timeZone: flags.timeZone,
+      });
+      // Ctrl-C, SIGTERM or the timeout interrupt the running statement (DuckDB stops within a vector).
+      let stopped: string | null = null;
+      const stop = (why: string) => {
+        stopped ??= why;
+        reader.interrupt();
+      };
+      const onAbort = () => stop('interrupted by a signal');
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      if (ctx.signal.aborted) onAbort();
+      ctx.logger.debug({ path: reader.path, timeoutMs: flags.timeout }, 'query running');
+      const timer = setTimeout(() => stop(`stopped after --timeout ${formatDuration(flags.timeout)}`), flags.timeout);
       try {
         const results = await runReadOnly(reader.conn, sql).catch((err: unknown) => {
+          if (stopped) throw new FatalError(`query ${stopped}`);
+          if (/configuration has been locked/.test(messageOf(err))) {
+            throw new UsageError(`${messageOf(err)}: query's settings are fixed; use --time-zone, --threads or --memory-limit`);
+          }
+          if (/file system operations are disabled|external extensions is disabled/.test(messageOf(err))) {
+            throw new UsageError(`${messageOf(err)}: query reads the read snapshot's tables and views only, no other file`);
+          }
           throw explainReadError(path, err);
         });
         const format = flags.format ?? (ctx.stdout.isTTY ? 'table' : 'csv');
@@ -56,6 +95,8 @@ Exit codes: 0 done, 1 the snapshot cannot be opened, 2 bad usage, a SQL error or
         }
         setExitCode(EXIT.ok);
       } finally {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onAbort);
         reader.close();
       }
     });

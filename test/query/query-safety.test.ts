@@ -1,0 +1,107 @@
+// `docs-etl query` is read-only in fact (issue 23): every path to write a file or read one outside
+// the snapshot is refused with one line (exit 2) and leaves the writer's file and the snapshot
+// byte-identical; settings are locked but for the query's own flags; Ctrl-C and SIGTERM stop a
+// runaway query within a second; --timeout stops it; before the first publish there is no
+// snapshot, and the writer's file is not opened instead. Real CLI processes, real DuckDB files.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/load/warehouse.js';
+import { publishSnapshot } from '../../src/publish/snapshot.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const tmp = tempDir('docs-etl-query-safety-');
+const warehouse = join(tmp.dir, 'state', 'w.duckdb');
+const snapshot = join(tmp.dir, 'state', 'read', 'w.duckdb');
+const secret = join(tmp.dir, 'elsewhere', 'secret.csv');
+const env = cliEnv({ LOG_LEVEL: 'warn' });
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const RUNAWAY = 'SELECT sum(hash(i)) FROM range(1000000000000::BIGINT) t(i)';
+
+beforeAll(async () => {
+  const wh = await openWarehouse(warehouse);
+  await wh.conn.run("INSERT INTO projects (project_id, timezone, updated_at) VALUES ('demo', 'UTC', now())");
+  await publishSnapshot(wh.conn, warehouse, snapshot);
+  wh.close();
+  mkdirSync(join(tmp.dir, 'elsewhere'));
+  writeFileSync(secret, 'user,password\nroot,hunter2\n');
+});
+afterAll(() => tmp.cleanup());
+
+describe('query: read-only in fact', () => {
+  const out = (name: string) => join(tmp.dir, 'elsewhere', name);
+  it.each([
+    ['log_query_path over the writer file', `SET log_query_path = '${warehouse}'`, /configuration has been locked/],
+    ['profiling_output', `SET profiling_output = '${out('profile.txt')}'`, /configuration has been locked/],
+    ['enable profiling', 'PRAGMA enable_profiling', /PRAGMA statement is refused/],
+    ['memory_limit of 100GB', "SET memory_limit = '100GB'", /configuration has been locked.*--memory-limit/],
+    ['RESET memory_limit', 'RESET memory_limit', /configuration has been locked/],
+    ['external access back on', 'SET enable_external_access = true', /configuration has been locked/],
+    ['unlocking', 'SET lock_configuration = false', /configuration has been locked/],
+    ['read_text of another file', `SELECT * FROM read_text('${secret}')`, /file system operations are disabled/],
+    ['read_csv of another file', `SELECT * FROM read_csv('${secret}')`, /file system operations are disabled/],
+    ['glob', `SELECT * FROM glob('${tmp.dir}/*')`, /file system operations are disabled/],
+    ['a file as a table', `SELECT * FROM '${secret}'`, /does not exist|file system operations are disabled/],
+    ['COPY to a file', `COPY (SELECT 1) TO '${out('copy.csv')}'`, /COPY statement is refused|file system operations are disabled/],
+    ['EXPORT DATABASE', `EXPORT DATABASE '${out('export')}'`, /statement is refused|file system operations are disabled/],
+    ['ATTACH the writer file', `ATTACH '${warehouse}' AS w`, /ATTACH statement is refused/],
+    ['LOAD an extension', 'LOAD httpfs', /statement is refused/],
+  ])('%s: refused with one line, exit 2; no file written; the warehouse and snapshot byte-identical', async (_name, sql, message) => {
+    const before = [sha(warehouse), sha(snapshot)];
+    const r = await runCli(['query', '--warehouse', warehouse, sql], env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).not.toContain('hunter2');
+    expect([sha(warehouse), sha(snapshot)]).toEqual(before);
+    for (const f of ['profile.txt', 'copy.csv', 'export']) expect(existsSync(out(f))).toBe(false);
+  });
+
+  it('its own settings: a default memory limit of 1GB, --memory-limit up to 16GiB, --time-zone', async () => {
+    const sql = "SELECT current_setting('memory_limit') AS m, current_setting('TimeZone') AS tz, (SELECT count(*) FROM projects) AS n";
+    const d = await runCli(['query', '--warehouse', warehouse, '--format', 'json', sql], env);
+    expect(JSON.parse(d.stdout)).toEqual([{ m: '953.6 MiB', tz: 'UTC', n: '1' }]);
+    const set = await runCli(['query', '--warehouse', warehouse, '--format', 'json', '--memory-limit', '2GB', '--time-zone', 'Europe/Paris', sql], env);
+    expect(JSON.parse(set.stdout)).toEqual([{ m: '1.8 GiB', tz: 'Europe/Paris', n: '1' }]);
+    const big = await runCli(['query', '--warehouse', warehouse, '--memory-limit', '100GB', sql], env);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/at most 16GiB/);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s stops a runaway query within a second: exit 1, saying so', async (sig) => {
+    const child = spawnCli(['query', '--warehouse', warehouse, RUNAWAY], cliEnv({ LOG_LEVEL: 'debug' }));
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    await waitFor(() => stderr.includes('"query running"'), 30_000, 20);
+    // It runs: a while later it has not finished.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(child.exitCode).toBeNull();
+    const sent = performance.now();
+    child.kill(sig);
+    const r = await child.result;
+    expect(performance.now() - sent).toBeLessThan(1000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/docs-etl: error: query interrupted by a signal\n$/);
+  });
+
+  it('--timeout stops a runaway query', async () => {
+    const t = performance.now();
+    const r = await runCli(['query', '--warehouse', warehouse, '--timeout', '1s', RUNAWAY], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('docs-etl: error: query stopped after --timeout 1s\n');
+    expect(performance.now() - t).toBeLessThan(10_000);
+  });
+
+  it('before the first publish: "no read snapshot yet", exit 1; the writer file is not opened (a sync may take it)', async () => {
+    const fresh = join(tmp.dir, 'fresh', 'w.duckdb');
+    (await openWarehouse(fresh)).close();
+    const before = sha(fresh);
+    const r = await runCli(['query', '--warehouse', fresh, 'SELECT 1'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`docs-etl: error: no read snapshot yet: the first sync publishes it (${join(tmp.dir, 'fresh', 'read', 'w.duckdb')})\n`);
+    expect(sha(fresh)).toBe(before);
+  });
+});
