@@ -2,6 +2,7 @@
 // whether the owner of such state still runs. A PID alone is not an identity: after a crash a new
 // process may get the same PID (PID 1 again in a restarted container), so each process also has
 // a random instance id, and state left by "our" PID under another instance is a dead process's.
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 /** Random per process: fixed for its lifetime, never reused. */
@@ -24,8 +25,22 @@ export function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that exited and was not reaped yet (state Z, or X) still answers kill(pid, 0): it holds
+ * nothing any more, so a lock it left is stale. Linux /proc; elsewhere, false.
+ */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
+import { isZombie } from '../core/instance.js';
 
 interface LockInfo {
   pid: number;
@@ -108,6 +109,8 @@ function isLive(l: LockInfo): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // A zombie (exited, not reaped yet) answers kill(pid, 0) but holds nothing.
+  if (isZombie(l.pid)) return false;
   const start = procStart(l.pid);
   return l.proc_start === null || start === null || start === l.proc_start;
 }

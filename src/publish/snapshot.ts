@@ -5,7 +5,7 @@
 // open keeps reading the old file undisturbed, one that opens it next sees the new one, and no
 // reader ever sees a half-written file. Only the writer process publishes, between merges.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -30,6 +30,7 @@ export async function publishSnapshot(conn: DuckDBConnection, warehouse: string,
   const started = performance.now();
   await conn.run('CHECKPOINT');
   mkdirSync(dirname(target), { recursive: true });
+  sweepStaleCopies(target);
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await copyFile(warehouse, tmp, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
@@ -51,4 +52,16 @@ export async function publishSnapshot(conn: DuckDBConnection, warehouse: string,
     closeSync(dir);
   }
   return { path: target, bytes: statSync(target).size, ms: performance.now() - started };
+}
+
+/**
+ * Temporary copies of the snapshot left by a publish that was killed (full-size files that
+ * nothing would ever remove). Only the writer publishes, one publish at a time (the writer
+ * lock, the writer's queue), so any copy present when a publish starts is stale.
+ */
+function sweepStaleCopies(target: string): void {
+  const prefix = `.${basename(target)}.`;
+  for (const name of readdirSync(dirname(target))) {
+    if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) rmSync(join(dirname(target), name), { force: true });
+  }
 }
