@@ -18,6 +18,11 @@ import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 export const DEFAULT_BASE_URL = 'https://api.mintlify.com';
 export const PAGE_LIMIT = 1000;
 
+/** After this many 429s in a row for one request, it gives up (the stream fails; the next run continues). */
+export const MAX_CONSECUTIVE_429 = 4;
+/** The first wait after a 429 is at least this; each further 429 in a row doubles it. */
+export const RATE_LIMIT_BACKOFF_MS = 2_000;
+
 /** A 504 means "this window is too large" more often than "try again": give up early. */
 const WINDOW_FAILURE_ATTEMPTS = 2;
 
@@ -102,14 +107,20 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         }
       };
       const once = async (): Promise<FetchedJson> => {
+        let limited = 0;
         for (;;) {
           const res = await send();
           if (res.status === 429) {
             // Not a failure: the server's window is full. Everyone of this organization waits
             // (the budget clamps the wait to its window; acquire stops the run cleanly if that
-            // is longer than --max-wait).
-            const wait = retryAfterMs(res.headers, deps.clock.now()) ?? 60_000;
-            deps.logger.warn({ projectId, waitMs: wait }, 'rate limited (429), waiting for the window');
+            // is longer than --max-wait). The waits grow exponentially with each 429 in a row
+            // (whatever Retry-After says), and after MAX_CONSECUTIVE_429 the request gives up: a
+            // server that keeps refusing is not hammered, and this stream's failure is reported.
+            if (++limited >= MAX_CONSECUTIVE_429) {
+              throw new FatalError(`the API answered 429 (rate limited) ${limited} times in a row: this stream stopped at its checkpoint; the next run continues`, 429);
+            }
+            const wait = Math.max(retryAfterMs(res.headers, deps.clock.now()) ?? 60_000, RATE_LIMIT_BACKOFF_MS * 2 ** (limited - 1));
+            deps.logger.warn({ projectId, waitMs: wait, consecutive: limited }, 'rate limited (429), waiting for the window');
             await deps.budget.block(deps.clock.now().getTime() + wait);
             continue;
           }

@@ -4,6 +4,7 @@
 // this window ends it with an error instead of looping until the budget is gone. A keyed read (one
 // key of a keyed pipeline) is one request of the endpoint with the key in its path and no dates; a
 // 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
+import { createHash } from 'node:crypto';
 import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
 import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -35,7 +36,20 @@ export interface ReadOptions {
   logger: Logger;
   signal?: AbortSignal;
   onRequest?: () => void;
+  /** Most pages this read may take (pageCap of the window's estimate); unset: no cap. */
+  maxPages?: number;
 }
+
+/**
+ * The most pages one read of a window may take: what its plan estimated, with a wide margin
+ * (estimates start at one request per window before a stream's density is known). A server that
+ * pages forever (hasMore true, a fresh cursor each time) is stopped there instead of spending the
+ * organization's whole budget; a real window that large continues from its cursor next run.
+ */
+export function pageCap(estRequests: number): number {
+  return Math.max(MIN_PAGE_CAP, 4 * Math.ceil(estRequests) + 10);
+}
+export const MIN_PAGE_CAP = 40;
 
 /** How many times one run restarts a window on rejected cursors before giving up. */
 const MAX_RESTARTS = 3;
@@ -57,6 +71,7 @@ export async function* readWindow(
   let restarted = false;
   let pages = 0;
   const seen = new Set<string>();
+  let previous: string | null = null;
   for (;;) {
     let fetched: FetchedJson;
     const check = bodyCheck(pipeline, opts);
@@ -72,16 +87,30 @@ export async function* readWindow(
         at = START;
         restarted = true;
         seen.clear();
+        previous = null;
         continue;
       }
     }
     const page = envelope(pipeline, fetched.json);
     const next = following(pipeline, at, page, ++pages);
+    const span = `${window.from.toISOString()} → ${window.to.toISOString()}`;
     if (next.cursor !== null) {
       if (seen.has(next.cursor) || next.cursor === at.cursor) {
-        throw new FatalError(`the API returned the same cursor twice in window ${window.from.toISOString()} → ${window.to.toISOString()} (a paging loop): the window was ended, no further requests`);
+        throw new FatalError(`the API returned the same cursor twice in window ${span} (a paging loop): the window was ended, no further requests`);
       }
       seen.add(next.cursor);
+    }
+    // A page whose records repeat the previous page's exactly (offsets or cursors that do not
+    // advance): a paging loop too. Not landed: its data is suspect.
+    const digest = page.records.length ? recordsDigest(page.records) : null;
+    if (digest !== null && digest === previous) {
+      throw new FatalError(`the API returned the same page twice in window ${span} (a paging loop): the window was ended, no further requests`);
+    }
+    previous = digest;
+    if (!next.complete && opts.maxPages !== undefined && pages >= opts.maxPages) {
+      // This page lands (its checkpoint: the next run continues after it); no further request now.
+      yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests, restarted };
+      throw new FatalError(`the API kept paging past ${opts.maxPages} pages in window ${span}, more than its plan justifies: the window was ended here, no further requests; the next run continues from its last page`);
     }
     yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests, restarted };
     restarted = false;
@@ -231,5 +260,14 @@ function following(p: PipelineDefinition, at: Position, page: Envelope, pages: n
     case 'single':
     case 'split':
       return { cursor: null, offset: null, complete: true };
+  }
+}
+
+/** A hash of a page's records (null when they cannot be serialised: too deep, checked later). */
+function recordsDigest(records: unknown[]): string | null {
+  try {
+    return createHash('sha256').update(JSON.stringify(records)).digest('hex');
+  } catch {
+    return null;
   }
 }

@@ -24,6 +24,8 @@ export interface WindowTask {
   /** Next sequence number of the stream (advanced as pages land). */
   seq: { next: number };
   windowLimitMs: number | null;
+  /** Most pages this read may take (see pageCap); unset: no cap. */
+  maxPages?: number;
 }
 
 export interface WindowDeps {
@@ -48,7 +50,7 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
   // Ends a read-ahead left behind when the window ends early: its waits stop.
   const readAhead = new AbortController();
   const signal = deps.signal ? AbortSignal.any([deps.signal, readAhead.signal]) : readAhead.signal;
-  const pages = readWindow(deps.client, t.pipeline, t.projectId, t.window, start, { logger: deps.logger, signal, onRequest: deps.onRequest });
+  const pages = readWindow(deps.client, t.pipeline, t.projectId, t.window, start, { logger: deps.logger, signal, onRequest: deps.onRequest, maxPages: t.maxPages });
   let landed = 0;
   let records = 0;
   let next = settle(pages.next());

@@ -17,6 +17,7 @@ import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
 import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageSize } from '../pipeline/definition.js';
+import { pageCap } from '../extract/read-window.js';
 import { executeWindow } from './execute-window.js';
 import { LEARN_MAX_SPAN_MS, collapseBackfill, cutToFit, fits, requestsSince, resplit, rowsPerMs, type Learned } from './window-admission.js';
 import type { ProjectRunSummary } from './summary.js';
@@ -165,6 +166,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       }, {
         pipeline: s.pipeline, projectId: e.projectId, organization: s.organization, runId: summary.runId,
         window: e.window, resume: e.window.resume, seq: seqs.get(k)!, windowLimitMs: limits.get(k) ?? null,
+        maxPages: pageCap(e.window.estRequests),
       });
       if (out.kind === 'complete') {
         run.complete = true;
