@@ -10,7 +10,8 @@
 //      and the raw record: they go to `quarantine`, the rest merges, the checkpoint moves on. The
 //      rewritten page's body keeps its page-level fields but not its records (they are in `valid`
 //      and `invalid`), so no record is landed twice and a huge one no longer sizes the buffer.
-// A page that passes alone is left as it is (another page of the batch is at fault).
+// A page that passes alone is left as it is (another page of the batch is at fault). Records the
+// page already held as invalid keep their place, their raw capped like any quarantined record's.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,10 +35,11 @@ export interface RescueDeps {
 const MAX_PROBES = 400;
 
 /** The page repaired (a new LandedFile for the same path), or null when it needs no repair or cannot be. */
-export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: LandedFile): Promise<LandedFile | null> {
+export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: LandedFile, opts: { failed?: boolean } = {}): Promise<LandedFile | null> {
   const probe = (f: LandedFile) => deps.writer.run((c) => probeGroup(c, { pipeline: p, files: [f] }, deps.now()));
-  const first = await probe(file);
-  if (first === null) return null;
+  // `failed`: the page failed to merge alone already (a probe may pass where the merge ran out of
+  // memory: the retry is not needed to know it).
+  if (!opts.failed && await probe(file) === null) return null;
   const log = { projectId: file.meta.project_id, pipeline: p.name, seq: file.meta.seq };
   let text = readFileSync(file.path, 'utf8');
   const wf = replaceLoneSurrogates(text);
@@ -52,7 +54,8 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
   try {
     split = splitLanded(text);
     body = JSON.parse(split.body) as unknown;
-  } catch {
+  } catch (err) {
+    deps.logger.error({ ...log, err: messageOf(err) }, 'landed page cannot be repaired: it does not parse');
     return null;
   }
   const { page } = split;
@@ -98,11 +101,15 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
   }
   const refused = new Set(bad.map((b) => b.k));
   const keep = all.filter((k) => !refused.has(k));
-  const invalid = [...page.invalid, ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
+  const invalid = [...page.invalid.map((q) => ({ ...q, raw: quarantinable(q.raw) })), ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
     .sort((a, b) => a.i - b.i);
   const repaired = { ...form(keep, invalid), quarantined: invalid.length };
   // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
-  if (await tryRecords(keep) !== null) return null;
+  const still = await tryRecords(keep);
+  if (still !== null) {
+    deps.logger.error({ ...log, err: oneLine(still) }, 'landed page cannot be repaired: its valid records still fail to merge');
+    return null;
+  }
   writeDurably(file.path, serializeLanded(repaired, stub));
   deps.logger.warn({ ...log, count: bad.length, first: bad[0] ? oneLine(bad[0].error) : null, probes }, 'records DuckDB refused were quarantined; the rest of the page merges');
   return { path: file.path, meta: metaOf(repaired) };

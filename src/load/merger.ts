@@ -130,7 +130,7 @@ export class Merger {
       } catch (err) {
         let repaired = false;
         for (let i = 0; i < unit.length; i++) {
-          const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!);
+          const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!, { failed: unit.length === 1 });
           if (fixed) {
             unit[i] = fixed;
             repaired = true;
