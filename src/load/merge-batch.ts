@@ -57,11 +57,15 @@ export interface MergeOptions {
   replay?: boolean;
 }
 
-/** DuckDB's JSON reader buffers a whole file; its buffer is sized to the batch's largest page. */
+/**
+ * DuckDB's JSON reader buffers a whole file, and allocates about twice this: its buffer is sized
+ * to the batch's largest page (a power of two, at least 1 MiB), not to a fixed floor, so small
+ * pages merge within a small memory limit. At the default 128MB, pages up to about 32 MiB merge.
+ */
 function maxObjectBytes(files: readonly LandedFile[]): number {
   let largest = 0;
   for (const f of files) largest = Math.max(largest, statSync(f.path).size);
-  return Math.max(16 * 1024 * 1024, 2 ** Math.ceil(Math.log2(largest + 1024 * 1024)));
+  return Math.max(1024 * 1024, 2 ** Math.ceil(Math.log2(largest + 64 * 1024)));
 }
 
 export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeGroup[], opts: MergeOptions): Promise<MergedBatch> {

@@ -108,4 +108,24 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     expect(again.code, again.stderr).toBe(0);
     expectKeyAbsent(KEY, r, [dir]);
   });
+
+  it('upgrade: a page with a record too large for the merge at the memory limit: that record quarantined with DuckDB\'s reason, 59 load, exit 0', async () => {
+    const empty = await hostileServer((_req, res) => json(res, 200, page([], null)));
+    servers.push(empty);
+    const dir = join(tmp.dir, 'large');
+    const warehouse = join(dir, 'w.duckdb');
+    const t = turns(60, 'l_');
+    landOld(dir, 'assistant_conversations', 1, JSON.stringify(page([...t.slice(0, 5), { ...t[5], response: 'x'.repeat(20_000_000) }, ...t.slice(6)], null)), 60);
+    // 64MB: DuckDB's JSON buffer for a 20 MB page does not fit (it did at 128MB for a page half that).
+    const r = await runMeasured(['sync', '--warehouse', warehouse, '--memory-limit', '64MB', ...oneWindow()], env(empty.url), join(dir, 'peak'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(await count(warehouse, 'conversations')).toBe(59);
+    const q = await query(warehouse, "SELECT json_extract_string(raw, '$.id') AS id, error, json_extract(raw, '$._docs_etl_truncated')::BOOLEAN AS cut, length(raw::VARCHAR) AS bytes FROM quarantine");
+    expect(q).toHaveLength(1);
+    expect(q[0]).toMatchObject({ id: 'l_0005', cut: true });
+    expect(q[0]!.error).toMatch(/^DuckDB cannot store it: Out of Memory Error/);
+    expect(Number(q[0]!.bytes)).toBeLessThan(10_000);
+    expect(filesUnder(join(dir, 'landing')).filter((f) => f.endsWith('.json'))).toEqual([]);
+    expectBoundedMemory(r);
+  });
 });
