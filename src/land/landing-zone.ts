@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { FatalError, messageOf } from '../core/errors.js';
+import { messageOf } from '../core/errors.js';
 import { metaOf, serializeLanded, type LandedMeta, type LandedPage } from './landed-page.js';
 
 export interface Stream {
