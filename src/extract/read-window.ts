@@ -6,7 +6,7 @@
 // 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
 import { createHash } from 'node:crypto';
 import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
-import { CursorRejectedError, FatalError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
+import { CursorRejectedError, FatalError, ResponseTooLargeError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Window } from '../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -170,6 +170,12 @@ async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId
     }
     return { body: fetched.body, records: envelope(p, fetched.json).records, request: START, next: done, requests: fetched.requests, restarted: false };
   } catch (err) {
+    // A key whose answer is over the page cap is that key's problem too: quarantined, the
+    // pipeline's other keys go on.
+    if (err instanceof ResponseTooLargeError) {
+      opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'answer for this key over the page cap: quarantined, not read again');
+      return { body: 'null', records: [], request: START, next: done, requests, restarted: false, missing: { error: err.message } };
+    }
     if (!(err instanceof FatalError) || (err.status !== 400 && err.status !== 404)) throw err;
     opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'key unknown to the API: quarantined, not read again');
     return { body: 'null', records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };

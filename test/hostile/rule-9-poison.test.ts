@@ -128,4 +128,30 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     expect(filesUnder(join(dir, 'landing')).filter((f) => f.endsWith('.json'))).toEqual([]);
     expectBoundedMemory(r);
   });
+
+  it('a thread over the page cap quarantines that key; the other thread loads; exit 0, and it is not asked again', async () => {
+    const t = turns(2, 'th_', { resolutionStatus: 'unanswered' });
+    const thread = (id: string) => ({ threadId: id, createdAt: '2026-01-01T00:00:00Z', messages: [{ id: `${id}_m1`, role: 'user', content: 'hi', createdAt: '2026-01-01T00:00:00Z' }] });
+    const s = await hostileServer((req, res) => {
+      const path = new URL(req.url!, 'http://x').pathname;
+      if (path.endsWith('/threads/th_0000')) return json(res, 200, { ...thread('th_0000'), padding: 'p'.repeat(20_000) });
+      if (path.endsWith('/threads/th_0001')) return json(res, 200, thread('th_0001'));
+      return json(res, 200, page(t, null));
+    });
+    servers.push(s);
+    const dir = join(tmp.dir, 'thread-cap');
+    const warehouse = join(dir, 'w.duckdb');
+    const e = env(s.url, { DOCS_PIPELINES: 'assistant_conversations,assistant_threads', DOCS_ETL_MAX_PAGE_BYTES: '8000' });
+    // The first run stores the turns; the keys (conversations with an unanswered turn) are read by the next.
+    expect((await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], e, join(dir, 'peak0'))).code).toBe(0);
+    const r = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], e, join(dir, 'peak'));
+    expect(r.code, r.stderr).toBe(0);
+    expect((await query(warehouse, 'SELECT DISTINCT thread_id FROM thread_messages')).map((x) => x.thread_id)).toEqual(['th_0001']);
+    const q = await query(warehouse, "SELECT json_extract_string(raw, '$.key') AS k, error FROM quarantine WHERE pipeline = 'assistant_threads'");
+    expect(q).toEqual([{ k: 'th_0000', error: expect.stringMatching(/8000|cap|DOCS_ETL_MAX_PAGE_BYTES/) as unknown }]);
+    const asked = s.seen.filter((x) => x.path.includes('/threads/')).length;
+    const again = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], e, join(dir, 'peak2'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(s.seen.filter((x) => x.path.includes('/threads/')).length).toBe(asked);
+  }, 120_000);
 });
