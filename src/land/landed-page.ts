@@ -10,6 +10,8 @@
 //     "x": [{...} | null, ...],                     -- per record the merger reads: the fields the contract
 //                                                   -- does not name (null: none); aligned with the records
 //     "valid": [...],                               -- only when `invalid` is not empty: the valid records
+//     "repaired": true,                             -- the merge repaired the page (merge-rescue.ts): the
+//                                                   -- body keeps its page-level fields, not its records
 //     "body": <the response body exactly as received> }
 //
 // The records the merger reads are `valid` when present, else the body's records; `x` is aligned
@@ -60,6 +62,8 @@ export interface LandedPage extends LandedMeta {
   /** Per record the merger reads: the fields the contract does not name, or null. */
   x: (Record<string, unknown> | null)[];
   valid?: unknown[];
+  /** Set when the merge repaired the page (merge-rescue.ts): the body's records were moved to `valid` and `invalid`. */
+  repaired?: true;
 }
 
 /**
@@ -86,6 +90,6 @@ export function splitLanded(text: string): { page: LandedPage; body: string } {
 
 /** The metadata of a landed file (the body and record lists are dropped). */
 export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
-  const { invalid: _i, x: _x, valid: _v, body: _b, ...meta } = parsed;
+  const { invalid: _i, x: _x, valid: _v, body: _b, repaired: _r, ...meta } = parsed;
   return meta;
 }

@@ -103,7 +103,7 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
   const keep = all.filter((k) => !refused.has(k));
   const invalid = [...page.invalid.map((q) => ({ ...q, raw: quarantinable(q.raw) })), ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
     .sort((a, b) => a.i - b.i);
-  const repaired = { ...form(keep, invalid), quarantined: invalid.length };
+  const repaired: LandedPage = { ...form(keep, invalid), quarantined: invalid.length, repaired: true };
   // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
   const still = await tryRecords(keep);
   if (still !== null) {

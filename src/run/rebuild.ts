@@ -80,11 +80,17 @@ export async function runRebuild(
       };
       for (const kept of zone.kept(s)) {
         const { page, body } = splitLanded(kept.text);
-        const parsed = JSON.parse(body) as Record<string, unknown>;
-        const records = pipeline.recordsField === null ? [parsed] : ((parsed[pipeline.recordsField] as unknown[] | undefined) ?? []);
-        const v = validateRecords(pipeline.record, fieldsOf(pipeline.record), records);
         const { invalid: _i, x: _x, valid: _v, ...meta } = page;
-        batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v }, body));
+        if (page.repaired) {
+          // A page repaired at merge (merge-rescue.ts): its body no longer holds the records; it is
+          // replayed as repaired (what DuckDB refused stays quarantined).
+          batch.push(replay.land(page, body));
+        } else {
+          const parsed = JSON.parse(body) as Record<string, unknown>;
+          const records = pipeline.recordsField === null ? [parsed] : ((parsed[pipeline.recordsField] as unknown[] | undefined) ?? []);
+          const v = validateRecords(pipeline.record, fieldsOf(pipeline.record), records);
+          batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v }, body));
+        }
         const w = windows.get(meta.window.id) ?? { from: Date.parse(meta.window.from), to: Date.parse(meta.window.to), first: false, last: false };
         w.first ||= meta.request.cursor === null && meta.request.offset === null;
         w.last ||= meta.next.complete;

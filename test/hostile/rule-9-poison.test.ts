@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LandingZone } from '../../src/land/landing-zone.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { query } from '../reliability/reliability-helpers.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectBoundedMemory, expectKeyAbsent, filesUnder, hostileServer, json, oneWindow, page, runMeasured, turns, type Hostile } from './hostile.js';
 
@@ -91,7 +92,7 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
       .replace('"question 3"', '"question \\ud800"'), 60);
     // Searches: hits 1e20 (DuckDB's CAST to BIGINT fails the whole day).
     landOld(dir, 'searches', 1, searchesBody({ hits: 1e20 }), 40);
-    const r = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], env(empty.url, { DOCS_PIPELINES: 'assistant_conversations,searches' }), join(dir, 'peak'));
+    const r = await runMeasured(['sync', '--warehouse', warehouse, '--keep-raw', '30d', ...oneWindow()], env(empty.url, { DOCS_PIPELINES: 'assistant_conversations,searches' }), join(dir, 'peak'));
     expect(r.code, r.stderr).toBe(0);
     expect(await count(warehouse, 'conversations')).toBe(59);
     expect((await query(warehouse, "SELECT query FROM conversations WHERE id = 'u_0003'"))[0]!.query).toBe('question \ufffd');
@@ -102,6 +103,12 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     expect(q[0]!.error).toMatch(/not a date-time DuckDB can store/);
     expect(q[1]).toMatchObject({ pipeline: 'searches', rec: 'term 7' });
     expect(q[1]!.error).toMatch(/^DuckDB cannot store it: .*(BIGINT|out of range|numerical)/i);
+    // The repaired pages are kept as repaired: a rebuild replays them to the same rows and quarantine.
+    const rebuilt = await runCli(['rebuild', '--warehouse', warehouse, '--project', 'demo'], cliEnv({ DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' }));
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(await count(warehouse, 'conversations')).toBe(59);
+    expect(await count(warehouse, 'searches_daily')).toBe(39);
+    expect(await count(warehouse, 'quarantine')).toBe(2);
     // Nothing stays landed; the next run exits 0 too.
     expect(filesUnder(join(dir, 'landing')).filter((f) => f.endsWith('.json'))).toEqual([]);
     const again = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], env(empty.url, { DOCS_PIPELINES: 'assistant_conversations,searches' }), join(dir, 'peak2'));
