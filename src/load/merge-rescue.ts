@@ -94,6 +94,12 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     const half = Math.ceil(keep.length / 2);
     return (await bisect(keep.slice(0, half))) && bisect(keep.slice(half));
   };
+  // A page that fails with no record at all is at fault by its page-level fields: no record is to blame.
+  const bare = await tryRecords([]);
+  if (bare !== null) {
+    deps.logger.error({ ...log, err: oneLine(bare) }, 'landed page cannot be repaired: it fails with none of its records');
+    return null;
+  }
   const all = records.map((_r, k) => k);
   if (!await bisect(all)) {
     deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
@@ -105,7 +111,7 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     .sort((a, b) => a.i - b.i);
   const repaired: LandedPage = { ...form(keep, invalid), quarantined: invalid.length, repaired: true };
   // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
-  const still = await tryRecords(keep);
+  const still = bad.length ? await tryRecords(keep) : null;
   if (still !== null) {
     deps.logger.error({ ...log, err: oneLine(still) }, 'landed page cannot be repaired: its valid records still fail to merge');
     return null;
