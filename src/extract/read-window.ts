@@ -49,7 +49,9 @@ export interface ReadOptions {
 export function pageCap(estRequests: number): number {
   return Math.max(MIN_PAGE_CAP, 4 * Math.ceil(estRequests) + 10);
 }
-export const MIN_PAGE_CAP = 40;
+// 60: a stream's first head (its last hour, density unknown, estimate 1) at a million turns a day
+// is about 42 pages; it must fit under the cap with margin.
+export const MIN_PAGE_CAP = 60;
 
 /** How many times one run restarts a window on rejected cursors before giving up. */
 const MAX_RESTARTS = 3;
