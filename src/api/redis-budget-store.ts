@@ -84,7 +84,9 @@ export class RedisBudget {
   private reason(err: unknown): string {
     const code = (err as NodeJS.ErrnoException | null)?.code;
     const text = messageOf(err).replace(/\s+/g, ' ').trim();
-    const message = /^(WRONGPASS|NOAUTH)/.test(text) ? `${text} (check the password in the URL)` : text;
+    const message = /^(WRONGPASS|NOAUTH)/.test(text) ? `${text} (check the password in the URL)`
+      : /max retries per request|Connection is closed/i.test(text) ? `the connection to Redis was lost and not restored (${text.split('.')[0]})`
+      : text;
     return scrub(code && !message.includes(code) ? `${code}: ${message}` : message, this.secrets);
   }
 }
