@@ -166,6 +166,14 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     writeFileSync(config, JSON.stringify({ budget: `redis://127.0.0.1:${redis.port}/3`, projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
     const ok = await runCli(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(sb.requestLog(KEY).length).toBeGreaterThan(0);
+    const sent = sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length;
+    expect(sent).toBeGreaterThan(0);
+    // doctor: a line for the Redis store, and the budget line counts what the sync sent (plus its own probe).
+    const doctor = await runCli(['doctor', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config, '--json'], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
+    expect(doctor.stdout + doctor.stderr).not.toContain(PASSWORD);
+    const checks = (JSON.parse(doctor.stdout) as { checks: { check: string; status: string; detail: string; data?: { used?: number } }[] }).checks;
+    expect(checks.find((c) => c.check === 'budget-store')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`Redis ${shown(3)} answers`) as unknown });
+    expect(checks.find((c) => c.check === 'budget')?.data?.used).toBe(sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length);
+    expect(sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length).toBe(sent + 1);
   }, 60_000);
 });
