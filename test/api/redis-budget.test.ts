@@ -8,6 +8,7 @@ import { createBudget, type RequestBudget } from '../../src/api/budget.js';
 import { openBudgetBackend, type BudgetBackend } from '../../src/api/open-budget-store.js';
 import { systemClock } from '../../src/core/clock.js';
 import { BudgetExhaustedError, FatalError } from '../../src/core/errors.js';
+import { secretsOf } from '../../src/core/secrets.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
 import { sleep } from '../helpers/wait.js';
@@ -148,5 +149,11 @@ describe.skipIf(!HAVE_REDIS)('Redis budget store', () => {
       await locked.stop();
       dir.cleanup();
     }
+  });
+
+  it('the password of DOCS_ETL_BUDGET_URL is one of the secrets every error line is scrubbed of', () => {
+    const secrets = secretsOf({ DOCS_ETL_BUDGET_URL: 'redis://user:p%40ss-word-1@h:6379/0' });
+    expect(secrets).toEqual(expect.arrayContaining(['p%40ss-word-1', 'p@ss-word-1']));
+    expect(secretsOf({ DOCS_ETL_BUDGET_URL: 'redis://h:6379/0' })).toEqual([]);
   });
 });
