@@ -143,5 +143,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
   });
+  // The loser of the race may still reject later (a disconnect after the timeout): handled here.
+  p.catch(() => {});
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
