@@ -16,8 +16,8 @@ export interface BudgetBackend {
 }
 
 export interface BudgetLocation {
-  /** A redis:// URL, or null for the local folder. */
-  url: string | null;
+  /** A redis:// URL; null or absent: the local folder. */
+  url?: string | null;
   /** Where the URL came from, for messages (DOCS_ETL_BUDGET_URL, config budget). */
   source?: string;
   dir: string;

@@ -61,7 +61,7 @@ export interface SyncConfig {
    * The request logs in Redis, shared across hosts (DOCS_ETL_BUDGET_URL, config `budget`); null:
    * the local budgetDir. `budgetSource` names where the URL came from, for messages.
    */
-  budgetUrl: string | null;
+  budgetUrl?: string | null;
   budgetSource?: string;
   projects: ProjectConfig[];
   plan: PlanSettingsConfig;
