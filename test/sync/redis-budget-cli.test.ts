@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxInWindow } from '../../src/bench/window-stats.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
+import { waitFor } from '../helpers/wait.js';
 
 const KEY = 'mint_redis_budget_cli_0001';
 const PASSWORD = 'pw-Tr0ub4dor-shared';
@@ -176,4 +177,29 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     expect(checks.find((c) => c.check === 'budget')?.data?.used).toBe(sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length);
     expect(sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length).toBe(sent + 1);
   }, 60_000);
+
+  it('Redis lost mid-run: the run stops with exit 1 and no stack trace; the next run, Redis back, completes the data', async () => {
+    const dir = tempDir('docs-etl-redis-lost-');
+    const own = await startRedis(dir.dir, { appendOnly: true });
+    try {
+      const sb = await sandbox({ projects: ['l'], conversations: 20_000, seed: 245, latencyMs: 100 });
+      const e = env(sb, 'l', { DOCS_ETL_BUDGET_URL: own.url });
+      const args = ['sync', '--warehouse', join(tmp.dir, 'lost.duckdb'), '--rate-limit', '10/2s', '--max-wait', '1m'];
+      const child = spawnCli(args, e);
+      await waitFor(() => analytics(sb).length >= 3 || child.exitCode !== null, 30_000, 20);
+      expect(child.exitCode, "the sync ended before Redis was stopped").toBeNull();
+      await own.stop();
+      const r = await child.result;
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/the budget store redis:\/\/127\.0\.0\.1:\d+\/0 failed: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      await own.restart();
+      const again = await runCli(args, e);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await warehouseRows(join(tmp.dir, 'lost.duckdb'), 'l')).toEqual(expectedRows(sb.truth('l')));
+    } finally {
+      await own.stop();
+      dir.cleanup();
+    }
+  }, 120_000);
 });
