@@ -1,6 +1,7 @@
 // One budget across hosts, end to end: real CLI processes, a real sandbox enforcing a small
-// sliding window, a real redis-server (DOCS_ETL_BUDGET_URL). Two syncs with their own warehouses
-// share the organization's log in Redis and never exceed the limit in any window at the sandbox;
+// sliding window, a real redis-server (DOCS_ETL_BUDGET_URL). Two syncs with their own warehouses and
+// local budget folders (two hosts) share the organization's log in Redis and never exceed the limit
+// in any window at the sandbox (with the local logs instead they do: 429s);
 // the log survives a Redis restart (append-only); status and doctor read it with the password
 // redacted; an unreachable Redis is one line and exit 1, with no request sent and no local log.
 import { existsSync, writeFileSync } from 'node:fs';
@@ -48,21 +49,30 @@ const analytics = (sb: Sandbox) => sb.requestLog(KEY).filter((r) => r.path.start
 
 describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
   it('two sync processes sharing one Redis budget never exceed the limit in any sliding window; no 429', async () => {
-    const rate = { limit: 10, windowMs: 2_000 };
+    // A window long against this machine's pace, so the budget (not the CPU) sets the rate.
+    const rate = { limit: 10, windowMs: 10_000 };
     const sb = await sandbox({ projects: ['a', 'b'], conversations: 12_000, seed: 241, latencyMs: 60, rateLimit: rate });
-    const args = (p: string) => ['sync', '--warehouse', join(tmp.dir, `two-${p}.duckdb`), '--rate-limit', '10/2s', '--max-wait', '1m'];
-    const results = await Promise.all(['a', 'b'].map((p) => runCli(args(p), env(sb, p, { DOCS_ETL_BUDGET_URL: url(1) }))));
+    const args = (p: string) => ['sync', '--warehouse', join(tmp.dir, `two-${p}.duckdb`), '--rate-limit', '10/10s', '--max-wait', '1m'];
+    // Two "hosts": each its own local budget folder, so only the shared Redis can hold them to one budget.
+    const host = (p: string) => ({ DOCS_ETL_BUDGET_URL: url(1), DOCS_ETL_BUDGET_DIR: join(tmp.dir, `host-${p}-budget`) });
+    // b starts once a is sending, so the two really overlap (each alone needs more than a window).
+    const a = spawnCli(args('a'), env(sb, 'a', host('a')));
+    await waitFor(() => analytics(sb).length > 0 || a.exitCode !== null, 60_000, 20);
+    const results = await Promise.all([a.result, runCli(args('b'), env(sb, 'b', host('b')))]);
+    const [aOnly, bOnly] = ['/a/', '/b/'].map((p) => analytics(sb).filter((r) => r.path.includes(p)).map((r) => r.at));
+    expect(Math.min(aOnly!.at(-1)!, bOnly!.at(-1)!)).toBeGreaterThan(Math.max(aOnly![0]!, bOnly![0]!));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const log = analytics(sb);
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(maxInWindow(log.map((r) => r.at), rate.windowMs)).toBeLessThanOrEqual(rate.limit);
     // The budget was the bottleneck (more than two windows' worth), and both got all their data.
     expect(log.length).toBeGreaterThan(2 * rate.limit);
+    expect(log.at(-1)!.at - log[0]!.at).toBeGreaterThan(2 * rate.windowMs);
     for (const p of ['a', 'b']) expect(await warehouseRows(join(tmp.dir, `two-${p}.duckdb`), p)).toEqual(expectedRows(sb.truth(p)));
     // The log was in Redis, not in a local file (its key has expired with the window since).
-    expect(existsSync(join(tmp.dir, 'local-budget'))).toBe(false);
+    for (const p of ['a', 'b']) expect(existsSync(join(tmp.dir, `host-${p}-budget`))).toBe(false);
     for (const r of results) expect(r.stdout + r.stderr).not.toContain(PASSWORD);
-  }, 90_000);
+  }, 180_000);
 
   it('a Redis restart (append-only) keeps the log: the next sync still counts what the first sent; status shows it, password redacted', async () => {
     const rate = { limit: 10, windowMs: 3_600_000 };
