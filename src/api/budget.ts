@@ -7,19 +7,17 @@
 // deadline has passed is closed, whoever left it.
 import { join } from 'node:path';
 import Bottleneck from 'bottleneck';
-import { ulid } from 'ulid';
 import type { Clock } from '../core/clock.js';
 import type { RateLimit } from '../core/duration.js';
 import { formatDuration } from '../core/duration.js';
 import { BudgetExhaustedError, StoppedError } from '../core/errors.js';
 import { DEFAULT_TIMEOUT_MS, MIN_RETRY_AFTER_MS } from './http.js';
-import { INSTANCE, ownerAlive } from '../core/instance.js';
-import { readLogFile, type LogEntry, type LogState, type RequestLog } from './request-log.js';
+import { counting, slotEnd, type BudgetStore, type SlotPolicy } from './budget-store.js';
+import { FileBudgetStore, SLOT_EXPIRY_MARGIN_MS } from './file-budget-store.js';
+import { readLogFile, type RequestLog } from './request-log.js';
 
 /** Clock granularity and scheduling slack between processes. */
 const MARGIN_MS = 50;
-/** Slack after a request's deadline before its open slot counts as abandoned (release, lock waits). */
-const SLOT_EXPIRY_MARGIN_MS = 30_000;
 
 export interface Slot {
   release(): Promise<void>;
@@ -40,10 +38,17 @@ export interface RequestBudget {
   usage(): BudgetUsage;
   /** Requests that can be sent without waiting longer than `withinMs` (what a run may plan on). */
   available(withinMs: number): number;
+  /**
+   * Reads the shared log again, for usage() and available() (a Redis store answers those from its
+   * last answer; the file store reads the file each time).
+   */
+  refresh(): Promise<void>;
 }
 
 export interface BudgetDeps {
-  log: RequestLog;
+  /** The organization's log: a store (file or Redis), or (as before stores) a RequestLog file. */
+  store?: BudgetStore;
+  log?: RequestLog;
   rate: RateLimit;
   clock: Clock;
   maxWaitMs: number;
@@ -53,44 +58,27 @@ export interface BudgetDeps {
 }
 
 export function createBudget(deps: BudgetDeps): RequestBudget {
-  const { log, rate, clock } = deps;
+  const { rate, clock } = deps;
+  const store = deps.store ?? (deps.log ? new FileBudgetStore(deps.log, clock) : undefined);
+  if (!store) throw new Error('createBudget: a store or a log is required');
   // In-process pacing: one acquisition at a time per organization, in arrival order.
   const limiter = new Bottleneck({ maxConcurrent: 1 });
-  const slotTtl = (deps.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS) + SLOT_EXPIRY_MARGIN_MS;
-
-  const tryTake = (now: number) =>
-    log.update((state) => {
-      prune(state, now, rate.windowMs);
-      const live = state.entries;
-      if (state.blockedUntil <= now && live.length < rate.limit) {
-        const entry: LogEntry = { id: ulid(now), start: now, end: null, pid: process.pid, instance: INSTANCE, expires: now + slotTtl };
-        live.push(entry);
-        return { entry, waitMs: 0 };
-      }
-      const freeAt = live.length < rate.limit ? now : nthFreeAt(live, live.length - rate.limit, now, rate.windowMs);
-      return { entry: null, waitMs: Math.max(state.blockedUntil, freeAt) - now + MARGIN_MS };
-    });
+  const policy: SlotPolicy = {
+    limit: rate.limit, windowMs: rate.windowMs, marginMs: MARGIN_MS,
+    slotTtlMs: (deps.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS) + SLOT_EXPIRY_MARGIN_MS,
+  };
 
   const acquireOnce = async (signal?: AbortSignal): Promise<Slot> => {
     let waited = 0;
     for (;;) {
       if (signal?.aborted) throw new StoppedError('stopped while waiting for rate budget');
-      const now = clock.now().getTime();
-      const { entry, waitMs } = await tryTake(now);
-      if (entry) {
-        return {
-          release: () =>
-            log.update((state) => {
-              const e = state.entries.find((x) => x.id === entry.id);
-              if (e) e.end = Math.max(clock.now().getTime(), e.start);
-            }),
-        };
-      }
+      const { slot, waitMs } = await store.reserve(policy);
+      if (slot !== null) return { release: () => store.release(slot, policy) };
       if (waited + waitMs > deps.maxWaitMs) {
         throw new BudgetExhaustedError(
           `rate budget of ${rate.limit} requests per ${formatDuration(rate.windowMs)} used up; ` +
             `the next slot frees in ${formatDuration(waitMs)}, longer than --max-wait ${formatDuration(deps.maxWaitMs)}`,
-          new Date(now + waitMs),
+          new Date(clock.now().getTime() + waitMs),
         );
       }
       deps.onWait?.(waitMs);
@@ -101,51 +89,26 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
 
   return {
     acquire: (signal) => limiter.schedule(() => acquireOnce(signal)),
-    block: (until) =>
-      log.update((state) => {
-        const now = clock.now().getTime();
-        prune(state, now, rate.windowMs);
-        state.blockedUntil = Math.max(state.blockedUntil, boundBlock(until, now, rate.windowMs));
-      }),
-    available: (withinMs) => {
-      const state = log.readUnlocked();
+    block: (until) => {
       const now = clock.now().getTime();
-      prune(state, now, rate.windowMs);
-      if (state.blockedUntil > now + withinMs) return 0;
-      const freeing = state.entries.filter((e) => endOf(e, now) + rate.windowMs + MARGIN_MS <= now + withinMs).length;
-      return Math.max(0, rate.limit - state.entries.length + freeing);
+      return store.block(boundBlock(until, now, rate.windowMs) - now, policy);
+    },
+    available: (withinMs) => {
+      const view = store.view(policy);
+      const now = clock.now().getTime();
+      if (Math.min(view.blockedUntil, now + rate.windowMs) > now + withinMs) return 0;
+      const live = counting(view, now, policy);
+      const freeing = live.filter((s) => slotEnd(s, now) + rate.windowMs + MARGIN_MS <= now + withinMs).length;
+      return Math.max(0, rate.limit - live.length + freeing);
     },
     usage: () => {
-      const state = log.readUnlocked();
+      const view = store.view(policy);
       const now = clock.now().getTime();
-      prune(state, now, rate.windowMs);
-      return { used: state.entries.length, limit: rate.limit, windowMs: rate.windowMs, blockedUntil: state.blockedUntil };
+      const blockedUntil = view.blockedUntil > now ? Math.min(view.blockedUntil, now + rate.windowMs) : view.blockedUntil;
+      return { used: counting(view, now, policy).length, limit: rate.limit, windowMs: rate.windowMs, blockedUntil };
     },
+    refresh: () => store.refresh(policy),
   };
-}
-
-/** When a slot stops counting: its response's end; in flight counts as ending now. */
-function endOf(e: LogEntry, now: number): number {
-  return e.end ?? now;
-}
-
-/** Default in-flight lifetime of slots written by older versions (no `expires`). */
-const LEGACY_SLOT_TTL_MS = DEFAULT_TIMEOUT_MS + SLOT_EXPIRY_MARGIN_MS;
-
-/**
- * Drops slots that no longer count. An open slot is closed when its request's deadline has passed
- * (at that deadline: the request reached the server before it, if at all), or when its process is
- * seen dead (at that moment). A block longer than one window is cut to one window from now.
- */
-function prune(state: LogState, now: number, windowMs: number): void {
-  for (const e of state.entries) {
-    if (e.end !== null) continue;
-    const expires = e.expires ?? e.start + LEGACY_SLOT_TTL_MS;
-    if (expires <= now) e.end = Math.max(e.start, expires);
-    else if (!ownerAlive(e)) e.end = now;
-  }
-  state.entries = state.entries.filter((e) => endOf(e, now) + windowMs + MARGIN_MS > now);
-  state.blockedUntil = Math.min(state.blockedUntil, now + windowMs);
 }
 
 /** A 429's `until` within [now + MIN_RETRY_AFTER_MS, now + window]: never 0, never years. */
@@ -163,10 +126,4 @@ export function currentBlock(budgetDir: string, organization: string, clock: Clo
   const { blockedUntil } = readLogFile(join(budgetDir, `${organization}.json`));
   const now = clock.now().getTime();
   return blockedUntil > now ? new Date(Math.min(blockedUntil, now + windowMs)) : null;
-}
-
-/** The time at which the (k+1)-th earliest-expiring slot frees, i.e. when one more request may go. */
-function nthFreeAt(entries: LogEntry[], k: number, now: number, windowMs: number): number {
-  const frees = entries.map((e) => endOf(e, now) + windowMs).sort((a, b) => a - b);
-  return frees[Math.min(k, frees.length - 1)] ?? now;
 }

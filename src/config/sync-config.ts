@@ -28,6 +28,7 @@ import { stripJsonComments } from './jsonc.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
 import { parseRequestTimeout } from './request-limits.js';
+import { parseRedisUrl } from '../api/redis-url.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -56,6 +57,12 @@ export interface SyncConfig {
   rate: RateLimit;
   maxWaitMs: number;
   budgetDir: string;
+  /**
+   * The request logs in Redis, shared across hosts (DOCS_ETL_BUDGET_URL, config `budget`); null:
+   * the local budgetDir. `budgetSource` names where the URL came from, for messages.
+   */
+  budgetUrl?: string | null;
+  budgetSource?: string;
   projects: ProjectConfig[];
   plan: PlanSettingsConfig;
   /** Landed pages (state/landing); merged ones are kept compressed for this long (null: deleted). */
@@ -126,6 +133,16 @@ export const configFileSchema = z.strictObject({
   maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
   requestTimeout: parsed(parseRequestTimeout).optional(),
   budgetDir: z.string().min(1).optional(),
+  /** redis://host:port/db: one budget across hosts. No password here (secrets come from the environment). */
+  budget: z.string().min(1).superRefine((v, ctx) => {
+    try {
+      if (parseRedisUrl(v, 'budget').password) {
+        ctx.addIssue({ code: 'custom', message: 'the URL holds a password: secrets come only from the environment, set DOCS_ETL_BUDGET_URL instead' });
+      }
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: messageOf(err).replace(/^budget /, '') });
+    }
+  }).optional(),
   maxWindow: parsed((v) => parseDuration(v, 'maxWindow')).optional(),
   headOverlap: parsed((v) => parseDuration(v, 'headOverlap')).optional(),
   windowPages: z.number().int().min(1).max(10_000).optional(),
@@ -240,6 +257,7 @@ export function resolveSyncConfig(
     rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
     maxWaitMs: flags.maxWait ?? file?.maxWait ?? base.maxWaitMs,
     budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
+    ...budgetUrlOf(env, file),
     requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
     maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
   };
@@ -284,6 +302,7 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     // Processes of one organization share its budget through this folder; point several
     // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
     budgetDir: join(dirname(warehouse), 'budget'),
+    budgetUrl: null,
     requestTimeoutMs: DEFAULT_TIMEOUT_MS,
     maxPageBytes: DEFAULT_MAX_BODY_BYTES,
     ...over,
@@ -296,6 +315,16 @@ function project(
   const { key: apiKey, fixes } = normalizeApiKey(rawKey, keySource);
   if (fixes.length) onWarning(keyFixWarning(keySource, fixes));
   return { projectId, apiKey, keySource, baseUrl, organization: keyFingerprint(apiKey), backfillFrom };
+}
+
+/** DOCS_ETL_BUDGET_URL (checked here: exit 2 for a malformed URL), else the config's `budget`; blank: none. */
+function budgetUrlOf(env: NodeJS.ProcessEnv, file: ConfigFile | null): Pick<SyncConfig, 'budgetUrl' | 'budgetSource'> {
+  const fromEnv = env.DOCS_ETL_BUDGET_URL?.trim();
+  if (fromEnv) {
+    parseRedisUrl(fromEnv, 'DOCS_ETL_BUDGET_URL');
+    return { budgetUrl: fromEnv, budgetSource: 'DOCS_ETL_BUDGET_URL' };
+  }
+  return file?.budget ? { budgetUrl: file.budget, budgetSource: 'config budget' } : { budgetUrl: null };
 }
 
 /** A byte count from a (hidden, test-oriented) environment variable; undefined when unset. */

@@ -90,5 +90,17 @@ export function secretsOf(env: NodeJS.ProcessEnv): string[] {
       // not a usable key: the raw forms above are scrubbed
     }
   }
+  // The budget's Redis URL (DOCS_ETL_BUDGET_URL) may carry a password: never shown either.
+  for (const p of urlPasswords(env.DOCS_ETL_BUDGET_URL)) out.add(p);
   return [...out];
+}
+
+/** The password of a URL as written and decoded (none: empty). */
+function urlPasswords(url: string | undefined): string[] {
+  try {
+    const p = url ? new URL(url.trim()).password : '';
+    return p ? [p, decodeURIComponent(p)] : [];
+  } catch {
+    return [];
+  }
 }

@@ -3,7 +3,7 @@
 // each organization's budget, the warehouse's lock, disk space and versions. It never writes to the
 // warehouse; the only state it changes is the request log (its own requests, and a 429 it saw).
 import { createBudget, type RequestBudget } from '../api/budget.js';
-import { RequestLog } from '../api/request-log.js';
+import { openBudgetBackend, type BudgetBackend } from '../api/open-budget-store.js';
 import type { Clock } from '../core/clock.js';
 import { messageOf, UsageError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -51,6 +51,26 @@ export async function runDoctor(deps: DoctorDeps, opts: DoctorOptions): Promise<
 /** Per organization (one key): its format; then one request per project, static export, the budget. */
 async function checkOrganizations(deps: DoctorDeps, opts: DoctorOptions, cfg: SyncConfig): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
+  // The budget store first: with a Redis budget that cannot be used, a sync would stop at once.
+  let backend: BudgetBackend;
+  try {
+    backend = await openBudgetBackend({ url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir }, deps.clock);
+  } catch (err) {
+    out.push(fail('budget-store', messageOf(err), 'start Redis or fix DOCS_ETL_BUDGET_URL / the config\'s budget (host, port, password); a sync never falls back to the local log'));
+    for (const p of cfg.projects) out.push(skip('api', 'not checked: the budget store cannot be used', { subject: p.projectId }));
+    return out;
+  }
+  if (backend.kind === 'redis') out.push(ok('budget-store', `Redis ${backend.where} answers: the request logs are shared by every host that uses it`));
+  try {
+    out.push(...(await checkEachOrganization(deps, opts, cfg, backend)));
+  } finally {
+    await backend.close();
+  }
+  return out;
+}
+
+async function checkEachOrganization(deps: DoctorDeps, opts: DoctorOptions, cfg: SyncConfig, backend: BudgetBackend): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
   const byOrg = new Map<string, ProjectConfig[]>();
   for (const p of cfg.projects) byOrg.set(p.organization, [...(byOrg.get(p.organization) ?? []), p]);
   for (const [organization, projects] of byOrg) {
@@ -62,7 +82,7 @@ async function checkOrganizations(deps: DoctorDeps, opts: DoctorOptions, cfg: Sy
       continue;
     }
     const budget: RequestBudget = createBudget({
-      log: new RequestLog(cfg.budgetDir, organization, (file, reason) => deps.logger.warn({ file, reason }, 'request log was damaged')),
+      store: backend.store(organization, (file, reason) => deps.logger.warn({ file, reason }, 'request log was damaged')),
       rate: cfg.rate, clock: deps.clock, maxWaitMs: 0,
     });
     let unreachable = 0;
@@ -75,6 +95,7 @@ async function checkOrganizations(deps: DoctorDeps, opts: DoctorOptions, cfg: Sy
     out.push(unreachable === projects.length
       ? skip('static-export', 'not checked: the API could not be reached', { subject: organization })
       : await probeStaticExport(target(deps, opts, first), organization));
+    await budget.refresh();
     out.push(checkBudget(budget, deps.clock, organization));
   }
   return out;

@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { PIPELINES } from '../../pipelines/index.js';
 import { createAnalyticsClient } from '../api/analytics-client.js';
 import { createBudget, type RequestBudget } from '../api/budget.js';
-import { RequestLog } from '../api/request-log.js';
+import { openBudgetBackend } from '../api/open-budget-store.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { Clock } from '../core/clock.js';
 import { EXIT, UsageError, messageOf } from '../core/errors.js';
@@ -59,7 +59,15 @@ export interface SyncResult {
 export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readonly PipelineDefinition[] = PIPELINES): Promise<SyncResult> {
   const selected = selectPipelines(pipelines, cfg.pipelines);
   for (const w of cfg.warnings) deps.logger.warn(w);
-  const lock = deps.dryRun ? null : acquireWriterLock(cfg.warehouse, 'docs-etl sync', deps.clock.now());
+  // Before anything else: a configured Redis budget that cannot be used stops the run here (exit 1).
+  const budgets = await openBudgetBackend({ url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir }, deps.clock);
+  let lock: ReturnType<typeof acquireWriterLock> | null;
+  try {
+    lock = deps.dryRun ? null : acquireWriterLock(cfg.warehouse, 'docs-etl sync', deps.clock.now());
+  } catch (err) {
+    await budgets.close();
+    throw err;
+  }
   let wh: Warehouse | undefined;
   try {
     // A dry run writes nothing: it plans from the warehouse read-only (or from nothing, before the first run).
@@ -115,7 +123,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const fetchStarted = performance.now();
     const perOrg = await Promise.all([...byOrg].map(([organization, projects]) => pLimit(4)(async () => {
       const budget = createBudget({
-        log: new RequestLog(cfg.budgetDir, organization, (file, reason) =>
+        store: budgets.store(organization, (file, reason) =>
           deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
         rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs, requestTimeoutMs: cfg.requestTimeoutMs,
         onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
@@ -127,6 +135,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: cfg.maxPageBytes,
         }),
       }))), deps.clock.now(), merger);
+      await budget.refresh();
       const now = deps.clock.now();
       const available = budget.available(cfg.maxWaitMs);
       const plan = planOrganization(streams, { ...cfg.plan, lookbackMs: cfg.lookbackMs ?? undefined }, now, available);
@@ -180,6 +189,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
   } finally {
     wh?.close();
     lock?.release();
+    await budgets.close();
   }
 }
 

@@ -2,8 +2,8 @@
 // fresh and how complete the data is, what the budget allows, and whether the schedule keeps up.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PIPELINES } from '../../pipelines/index.js';
-import { createBudget, currentBlock } from '../api/budget.js';
-import { RequestLog } from '../api/request-log.js';
+import { createBudget } from '../api/budget.js';
+import { openBudgetBackend, type BudgetBackend } from '../api/open-budget-store.js';
 import type { Clock } from '../core/clock.js';
 import type { RateLimit } from '../core/duration.js';
 import { formatDuration } from '../core/duration.js';
@@ -50,6 +50,8 @@ export interface Status {
   lake: string | null;
   streams: StreamStatus[];
   budget: BudgetStatus[];
+  /** Where the request logs are: the budget folder, or the Redis URL with its password redacted. */
+  budget_store: string;
 }
 
 export interface StatusInput {
@@ -59,6 +61,8 @@ export interface StatusInput {
   readPath: string;
   lake: string | null;
   budgetDir: string;
+  /** DOCS_ETL_BUDGET_URL: usage and blocks are read from Redis (unreachable: FatalError). */
+  budgetUrl?: string | null;
   rate: RateLimit;
   maxWaitMs: number;
 }
@@ -66,6 +70,15 @@ export interface StatusInput {
 const iso = (v: unknown): string | null => (v instanceof Date ? v.toISOString() : v == null ? null : new Date(String(v)).toISOString());
 
 export async function collectStatus(i: StatusInput): Promise<Status> {
+  const backend = await openBudgetBackend({ url: i.budgetUrl ?? null, dir: i.budgetDir }, i.clock);
+  try {
+    return await collect(i, backend);
+  } finally {
+    await backend.close();
+  }
+}
+
+async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> {
   const now = i.clock.now().getTime();
   const rows = (await i.conn.runAndReadAll(sqlFile('status/streams.sql'))).getRowObjectsJS();
   const lag = (await i.conn.runAndReadAll(sqlFile('status/lag-profile.sql'))).getRowObjectsJS();
@@ -78,11 +91,11 @@ export async function collectStatus(i: StatusInput): Promise<Status> {
     const pipelineName = String(r.pipeline);
     const org = String(r.organization);
     if (!budgets.has(org)) {
-      const u = createBudget({ log: new RequestLog(i.budgetDir, org), rate: i.rate, clock: i.clock, maxWaitMs: 0 }).usage();
-      const block = currentBlock(i.budgetDir, org, i.clock, i.rate.windowMs);
-      budgets.set(org, {
-        organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs), blocked_until: block?.toISOString() ?? null,
-      });
+      const budget = createBudget({ store: backend.store(org), rate: i.rate, clock: i.clock, maxWaitMs: 0 });
+      await budget.refresh();
+      const u = budget.usage();
+      const blocked = u.blockedUntil > i.clock.now().getTime() ? new Date(u.blockedUntil).toISOString() : null;
+      budgets.set(org, { organization: org, used: u.used, limit: u.limit, window: formatDuration(u.windowMs), blocked_until: blocked });
     }
     const pipeline: PipelineDefinition | undefined = PIPELINES.find((p) => p.name === pipelineName);
     const coverage = await readCoverage(i.conn, projectId, pipelineName);
@@ -134,6 +147,7 @@ export async function collectStatus(i: StatusInput): Promise<Status> {
   }
   return {
     checked_at: new Date(now).toISOString(), warehouse: i.warehouse, read_path: i.readPath, lake: i.lake, streams, budget: [...budgets.values()],
+    budget_store: backend.where,
   };
 }
 

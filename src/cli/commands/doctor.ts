@@ -35,7 +35,7 @@ export const doctorCommand: CommandFactory = (ctx, setExitCode) =>
     .addHelpText('after', `
 Each check prints one line: ✓ fine, ✗ wrong (with → fix: …), ! worth knowing, - skipped.
 It spends one request of the organization's budget per project (GET …/assistant?limit=1).
-Environment: DOCS_API_KEY, DOCS_PROJECT_ID, DOCS_API_BASE_URL, DOCS_ETL_WAREHOUSE, DOCS_ETL_BUDGET_DIR, LOG_LEVEL.
+Environment: DOCS_API_KEY, DOCS_PROJECT_ID, DOCS_API_BASE_URL, DOCS_ETL_WAREHOUSE, DOCS_ETL_BUDGET_DIR, DOCS_ETL_BUDGET_URL, LOG_LEVEL.
 Exit codes: 0 every check passed (warnings allowed), 1 something is wrong, 2 bad usage.`)
     .action(async (flags: DoctorFlags) => {
       // Bad flags are usage errors (exit 2); everything else is a finding.

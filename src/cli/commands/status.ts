@@ -11,6 +11,7 @@ import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
+import { parseRedisUrl } from '../../api/redis-url.js';
 import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
@@ -45,6 +46,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
         const status = await collectStatus({
           conn: wh.conn, clock: systemClock, warehouse: path, readPath, lake: null,
           budgetDir: ctx.env.DOCS_ETL_BUDGET_DIR ?? join(dirname(path), 'budget'),
+          budgetUrl: budgetUrlFromEnv(ctx.env),
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
         if (flags.check) {
@@ -70,6 +72,14 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
         wh.close();
       }
     });
+
+/** DOCS_ETL_BUDGET_URL, checked (a malformed URL is exit 2); unset or blank: the local budget folder. */
+function budgetUrlFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const url = env.DOCS_ETL_BUDGET_URL?.trim();
+  if (!url) return null;
+  parseRedisUrl(url, 'DOCS_ETL_BUDGET_URL');
+  return url;
+}
 
 function problems(s: Status, maxAgeMs: number): string[] {
   const now = Date.parse(s.checked_at);
@@ -117,6 +127,7 @@ function render(s: Status): string {
     `warehouse  ${s.warehouse}`,
     `read_path  ${s.read_path}  (open this one from BI tools, notebooks and the DuckDB CLI)`,
     ...(s.lake ? [`lake       ${s.lake}`] : []),
+    `budget     ${s.budget_store}`,
     '',
     formatTable(rows),
     '',
