@@ -98,26 +98,34 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   const superseded: string[] = [];
   let written = 0;
 
+  // Plan every table first (one signature query each), then write: the plan's size is known.
+  const plans = [];
   for (const t of deps.tables) {
     const format = tableFormat(t, MANIFEST_VERSION);
     const prevTable = previous?.tables[t.name];
     const formatChanged = prevTable !== undefined && prevTable.format !== format;
     if (formatChanged) logger.info({ table: t.name }, 'lake table format changed; rewriting all its files');
     // A format change rewrites the whole table, --project or not: one table never mixes two formats.
-    const tableFull = full || formatChanged || (previous !== null && prevTable === undefined && hasEntries(previous, t.name));
     const inScope = (projectId: string | null) => t.layout.by === 'none' || formatChanged || scope === null || scope.has(projectId ?? '');
     const current = (await readFileSignatures(conn, t)).filter((p) => inScope(p.projectId));
     const before = [...entries.values()].filter((e) => e.table === t.name && inScope(e.partition.project_id ?? null));
-    const plan = planFiles({ table: t.name, current, previous: before, full: tableFull, sizeOf: (k) => sizes.get(k) });
+    const plan = planFiles({ table: t.name, current, previous: before, full: full || formatChanged, sizeOf: (k) => sizes.get(k) });
     logger.debug({ table: t.name, files: current.length, write: plan.write.length, keep: plan.keep.length, remove: plan.remove.length }, 'lake table plan');
     const repair = plan.write.find((w) => w.reason === 'missing-file' || w.reason === 'damaged-file');
     if (repair) {
       logger.warn({ table: t.name, key: repair.previous?.key, reason: repair.reason }, 'lake file missing or not the size it was written with: rewriting it');
     }
+    plans.push({ t, format, plan });
+    summary.partitions.total += current.length;
+  }
+  const toWrite = plans.reduce((n, p) => n + p.plan.write.length, 0);
+  logger.info({ location: storage.location, files: summary.partitions.total, write: toWrite, full, projects: opts.projects }, 'lake export plan');
+
+  for (const { t, format, plan } of plans) {
     for (const w of plan.write) {
       if (deps.signal?.aborted) {
         await checkpoint();
-        throw new StoppedError(`lake export stopped after ${written} file(s); the next export continues`);
+        throw new StoppedError(`lake export stopped after ${written} of ${toWrite} file(s); the next export continues`);
       }
       const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now());
       entries.set(partitionId(t.name, w.partition), entry);
@@ -127,6 +135,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
       summary.rows[t.name] = (summary.rows[t.name] ?? 0) + entry.rows;
       summary.bytes += entry.bytes;
       if (!summary.tablesWritten.includes(t.name)) summary.tablesWritten.push(t.name);
+      logger.debug({ table: t.name, key: entry.key, reason: w.reason, rows: entry.rows }, 'lake file written');
       if (++written % CHECKPOINT_EVERY === 0) await checkpoint();
     }
     for (const e of plan.remove) {
@@ -135,7 +144,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     }
     summary.partitions.skipped += plan.keep.length;
     summary.partitions.removed += plan.remove.length;
-    summary.partitions.total += current.length;
+    // The table's new format is recorded only once all its files are written in it.
     manifest.tables[t.name] = { layout: t.layout.by, format };
   }
 
@@ -143,7 +152,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   // a killed run, files of an older manifest version). Only under the lock: nobody else is writing.
   const named = new Set([...entries.values()].map((e) => e.key));
   const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
-    .filter((k) => !named.has(k) && (sizes.has(k) || superseded.includes(k)));
+    .filter((k) => !named.has(k));
   const changed = written > 0 || stale.length > 0 || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
@@ -155,4 +164,3 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   return summary;
 }
 
-const hasEntries = (m: Manifest, table: string) => m.files.some((e) => e.table === table);

@@ -44,7 +44,7 @@ beforeAll(async () => {
   sb = await startSandbox(defaultSandboxOptions({
     apiKeys: [KEY], projects: PROJECTS, conversations: 300, historyDays: 5, seed: 2401, malformedRate: 0.02, clock,
     site: { pages: 60, feedbackPerDay: 40, searchesPerDay: 300, viewsPerDay: 2000 },
-    staticExport: { jobDurationMs: 2000, pagesPerSite: 12 },
+    staticExport: { ...defaultSandboxOptions().staticExport, jobDurationMs: 2000, pagesPerSite: 12 },
   }));
   const cfg = defaultSyncConfig(warehouse, PROJECTS.map((projectId) => ({
     projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date(NOW - 6 * 86_400_000),
