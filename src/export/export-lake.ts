@@ -57,7 +57,7 @@ const CHECKPOINT_EVERY = 64;
 
 export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise<ExportSummary> {
   for (const t of deps.tables) checkDeclaration(t);
-  const storage = openLakeStorage(opts.outDir, deps.env ?? process.env);
+  const storage = await openLakeStorage(opts.outDir, deps.env ?? process.env);
   try {
     const started = deps.clock.now();
     const release = await storage.lock(started);

@@ -4,8 +4,7 @@
 import { UsageError } from '../core/errors.js';
 import type { LakeStorage } from './lake-storage.js';
 import { localStorage } from './local-storage.js';
-import { s3Client, s3Secrets } from './s3-client.js';
-import { s3Storage, type S3Location } from './s3-storage.js';
+import type { S3Location } from './s3-storage.js';
 
 export type LakeLocation = { kind: 'local'; dir: string } | ({ kind: 's3' } & S3Location);
 
@@ -28,8 +27,10 @@ export function parseLakeLocation(text: string, what = '--out'): LakeLocation {
   return { kind: 's3', bucket, prefix: parts.length ? `${parts.join('/')}/` : '' };
 }
 
-export function openLakeStorage(text: string, env: NodeJS.ProcessEnv, what = '--out'): LakeStorage {
+/** The storage of a lake location. The AWS SDK is loaded only for an s3:// lake (it is large). */
+export async function openLakeStorage(text: string, env: NodeJS.ProcessEnv, what = '--out'): Promise<LakeStorage> {
   const loc = parseLakeLocation(text, what);
   if (loc.kind === 'local') return localStorage(loc.dir);
+  const [{ s3Client, s3Secrets }, { s3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
   return s3Storage(s3Client(env), loc, s3Secrets(env));
 }
