@@ -19,6 +19,8 @@ export function parseLakeLocation(text: string, what = '--out'): LakeLocation {
     throw new UsageError(`${what}: unsupported lake URL ${JSON.stringify(text)}: use s3://bucket/prefix (with AWS_ENDPOINT_URL_S3 for MinIO, R2 or GCS) or a local directory`);
   }
   const rest = text.slice('s3://'.length);
+  // Never echo a URL that may carry credentials (s3://KEY:SECRET@bucket): they come from the environment.
+  if (/^[^/]*@/.test(rest)) throw new UsageError(`${what}: credentials do not belong in the lake URL: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) instead`);
   const slash = rest.indexOf('/');
   const bucket = slash < 0 ? rest : rest.slice(0, slash);
   if (!BUCKET_RE.test(bucket)) throw new UsageError(`${what}: invalid bucket name ${JSON.stringify(bucket)} in ${JSON.stringify(text)}`);

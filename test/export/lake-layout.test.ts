@@ -62,6 +62,14 @@ describe('lake locations', () => {
     expect(() => parseLakeLocation('gs://b/x')).toThrow(/unsupported lake URL/);
     expect(() => parseLakeLocation('s3://bkt/../x')).toThrow(/"\." and "\.\."/);
     expect(() => parseLakeLocation('s3:///x')).toThrow(/invalid bucket name/);
+    let message = '';
+    try {
+      parseLakeLocation('s3://AKIAEXAMPLE:s3cr3t-value@bucket/lake');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/credentials do not belong in the lake URL/);
+    expect(message).not.toContain('s3cr3t-value');
   });
 });
 
