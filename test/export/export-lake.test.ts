@@ -11,6 +11,7 @@ import { FatalError, StoppedError } from '../../src/core/errors.js';
 import { createLogger, silentLogger } from '../../src/core/logger.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/export/export-lake.js';
+import type { LakeTable } from '../../src/pipeline/lake-table.js';
 import { openWarehouse, type Warehouse } from '../../src/load/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fileStamps, fillWarehouse, listFiles, readLakeFiles, sortRows, utcDay, warehouseTable, type Row } from './lake-fixture.js';
@@ -207,6 +208,26 @@ describe('exportLake', () => {
       'sources/project_id=beta/date=2026-03-01/part-0.parquet',
     ]);
     await expectLakeEqualsWarehouse();
+  });
+
+  it('a table declared later reaches the lake with no change to the exporter; only its files are written', async () => {
+    await run();
+    const before = dataStamps();
+    // A new declaration (as a new pipeline would add): the turns again, one file per project.
+    const later: LakeTable = { name: 'turns_by_project', select: 'lake/conversations.sql', layout: { by: 'project' }, order: ['occurred_at', 'id'] };
+    const s = await exportLake({ conn: wh.conn, logger: silentLogger, clock: systemClock, tables: [...TABLES, later] }, { outDir: lake });
+    expect(s.tablesWritten).toEqual(['turns_by_project']);
+    expect(s.partitions.written).toBe(3);
+    const after = dataStamps();
+    expect(changedFiles(before, after)).toEqual([
+      'turns_by_project/project_id=acme/part-0.parquet',
+      'turns_by_project/project_id=beta/part-0.parquet',
+      'turns_by_project/project_id=docs%2Fü b/part-0.parquet',
+    ]);
+    const rows = (await readLakeFiles(lake, 'turns_by_project')).flatMap((f) => f.rows);
+    expect(sortRows(rows)).toEqual(await warehouseTable(wh.conn, 'conversations'));
+    const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8'));
+    expect(manifest.tables.turns_by_project).toMatchObject({ layout: 'project' });
   });
 
   it('--full rewrites every file', async () => {
