@@ -14,6 +14,7 @@ export const assistantCallers = {
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/assistant-callers/stage.sql', merge: ['pipelines/assistant-callers/merge.sql'], atomicWindows: true },
   tables: ['assistant_callers_daily'],
+  lake: [{ name: 'assistant_callers_daily', select: 'lake/assistant-callers-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day'] }],
   priority: 5,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

@@ -16,5 +16,9 @@ export const assistantConversations = {
     merge: ['pipelines/assistant-conversations/merge.sql'],
   },
   tables: ['conversations', 'sources'],
+  lake: [
+    { name: 'conversations', select: 'lake/conversations.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'id'] },
+    { name: 'sources', select: 'lake/sources.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'conversation_id', 'position'] },
+  ],
   priority: 0,
 } as const satisfies PipelineDefinition;

@@ -20,5 +20,6 @@ export const assistantThreads = {
     merge: ['pipelines/assistant-threads/merge.sql'],
   },
   tables: ['thread_messages'],
+  lake: [{ name: 'thread_messages', select: 'lake/thread-messages.sql', layout: { by: 'project-day', column: 'thread_created_at', type: 'instant' }, order: ['thread_created_at', 'thread_id', 'position', 'message_id'] }],
   priority: 9,
 } as const satisfies PipelineDefinition;

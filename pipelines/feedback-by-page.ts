@@ -15,6 +15,7 @@ export const feedbackByPage = {
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/feedback-by-page/stage.sql', merge: ['pipelines/feedback-by-page/merge.sql'], atomicWindows: true },
   tables: ['feedback_by_page_daily'],
+  lake: [{ name: 'feedback_by_page_daily', select: 'lake/feedback-by-page-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day', 'path'] }],
   priority: 6,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

@@ -14,6 +14,7 @@ export const feedback = {
   time: { field: 'createdAt', column: 'created_at', granularity: 'event', undated: { sweepEveryMs: 7 * 86_400_000 } },
   load: { stage: 'pipelines/feedback/stage.sql', merge: ['pipelines/feedback/merge.sql'] },
   tables: ['feedback'],
+  lake: [{ name: 'feedback', select: 'lake/feedback.sql', layout: { by: 'project' }, order: ['created_at', 'id'] }],
   priority: 1,
   rereads: [
     { afterMs: 3 * 3_600_000, withinMs: 3 * 3_600_000 },

@@ -15,6 +15,10 @@ export const pageViews = {
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/page-traffic/stage.sql', merge: ['pipelines/page-views/merge.sql'], atomicWindows: true },
   tables: ['page_views_daily', 'site_views_daily'],
+  lake: [
+    { name: 'page_views_daily', select: 'lake/page-views-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day', 'path'] },
+    { name: 'site_views_daily', select: 'lake/site-views-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day'] },
+  ],
   priority: 2,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

@@ -16,6 +16,10 @@ export const pageVisitors = {
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/page-traffic/stage.sql', merge: ['pipelines/page-visitors/merge.sql'], atomicWindows: true },
   tables: ['page_visitors_daily', 'site_visitors_daily'],
+  lake: [
+    { name: 'page_visitors_daily', select: 'lake/page-visitors-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day', 'path'] },
+    { name: 'site_visitors_daily', select: 'lake/site-visitors-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day'] },
+  ],
   priority: 3,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

@@ -17,6 +17,10 @@ export const searches = {
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/searches/stage.sql', merge: ['pipelines/searches/merge.sql'], atomicWindows: true },
   tables: ['searches_daily', 'searches_daily_totals'],
+  lake: [
+    { name: 'searches_daily', select: 'lake/searches-daily.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day', 'rank', 'search_query'] },
+    { name: 'searches_daily_totals', select: 'lake/searches-daily-totals.sql', layout: { by: 'project-day', column: 'day', type: 'date' }, order: ['day'] },
+  ],
   priority: 4,
   rereads: DAILY_REREADS,
   defaultHistoryDays: 30,

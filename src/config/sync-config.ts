@@ -14,6 +14,7 @@ import { keyFingerprint } from '../core/secrets.js';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
 import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
 import { defaultReadPath, readPathFor } from '../publish/snapshot.js';
+import { parseLakeLocation } from '../export/lake-location.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
 export const MEMORY = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
@@ -80,6 +81,8 @@ export interface SyncConfig {
   requestTimeoutMs: number;
   /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES, hidden); default 64 MiB. */
   maxPageBytes: number;
+  /** Opt-in: the Parquet lake exported after each run (--lake, DOCS_ETL_LAKE, config `lake`): a directory or s3://bucket/prefix. */
+  lake: string | null;
 }
 
 export interface SyncFlags {
@@ -97,6 +100,7 @@ export interface SyncFlags {
   memoryLimit?: string;
   threads?: number;
   pipelines?: string[];
+  lake?: string;
 }
 
 /** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
@@ -154,6 +158,7 @@ export const configFileSchema = z.strictObject({
   memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
   threads: z.number().int().min(1).max(256).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
+  lake: z.string().min(1).optional(),
   projects: z.array(z.strictObject({
     id: projectId,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
@@ -260,7 +265,16 @@ export function resolveSyncConfig(
     ...budgetUrlOf(env, file),
     requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
     maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
+    lake: lakeSetting(flags.lake, env.DOCS_ETL_LAKE, file?.lake),
   };
+}
+
+/** The lake sync exports after its run: --lake, else DOCS_ETL_LAKE, else config `lake`; checked now, not after the sync. */
+function lakeSetting(flag: string | undefined, env: string | undefined, file: string | undefined): string | null {
+  const [value, what] = flag !== undefined ? [flag, '--lake'] : env ? [env, 'DOCS_ETL_LAKE'] : [file, 'config lake'];
+  if (value === undefined) return null;
+  parseLakeLocation(value, what);
+  return value;
 }
 
 /** What commands that work on local state only (rebuild, reset) need: no key, no project list. */
@@ -303,6 +317,7 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
     budgetDir: join(dirname(warehouse), 'budget'),
     budgetUrl: null,
+    lake: null,
     requestTimeoutMs: DEFAULT_TIMEOUT_MS,
     maxPageBytes: DEFAULT_MAX_BODY_BYTES,
     ...over,

@@ -1,174 +1,166 @@
-// The Parquet lake export: the orchestrator used by `docs-etl export-parquet` and by the scheduler.
+// The Parquet lake export: the orchestrator used by `docs-etl export-parquet`, `sync --lake` and
+// `schedule --lake`. It knows no table by name: the declared tables (src/pipeline/lake-table.ts)
+// are passed in.
 //
-// A run, under the lake lock and inside one read transaction (all files come from one snapshot):
-//   1. walk the lake: delete temp files a killed run left, list the data files that exist;
-//   2. read the manifest and the warehouse's per-partition signatures (one query);
-//   3. rewrite the partitions that are new, changed, missing a file, or all with --full
-//      (each file: COPY to a temp name, flush, rename over the final name);
-//   4. delete partitions the warehouse no longer has and orphan files no manifest names;
-//   5. rewrite sync_runs / quarantine when their signature changed;
-//   6. write the manifest last (temp + rename); also every CHECKPOINT_EVERY partitions, so a long
-//      first export that is killed does not start over.
-// A crash at any point leaves complete files only; the next run converges (rename is idempotent).
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+// A run, under the lake's lock and inside one read transaction (all files come from one snapshot):
+//   1. list the lake's objects (a local lake also drops temp files a killed run left);
+//   2. read the manifest; per table, the warehouse's per-file signatures (one query each);
+//   3. write the files that are new, changed, missing, damaged, or all with --full / a new format
+//      (local: COPY to a temp name, rename over part-0.parquet; S3: COPY to staging, upload under
+//      a new key);
+//   4. write the manifest: the commit point (also every CHECKPOINT_EVERY files, so a long first
+//      export that is killed does not start over);
+//   5. only then delete what the manifest no longer names: replaced and removed files, and
+//      orphans (data files under a declared table's directory that no manifest names, e.g. the
+//      uploads of a killed run). The lock keeps a concurrent exporter's in-flight files safe.
+// A crash at any point leaves the previous manifest valid; the next run converges.
+import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../core/clock.js';
-import { FatalError, messageOf, StoppedError, UsageError } from '../core/errors.js';
+import { StoppedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { sqlFile } from '../load/sql-files.js';
 import { inTransaction } from '../load/warehouse.js';
-import { fileCheck, planPartitions } from './export-plan.js';
+import type { LakeTable } from '../pipeline/lake-table.js';
+import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
-import { scanLake, type LakeScan } from './lake-scan.js';
-import { acquireLakeLock } from './lake-lock.js';
-import { SMALL_TABLES } from './lake-layout.js';
-import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type Manifest } from './manifest.js';
-import { removeLakeFile, writePartition, writeSmallTable } from './partition-writer.js';
-import { readPartitionSignatures, readTableSignatures } from './signatures.js';
+import { checkDeclaration, isDataKey, partitionId } from './lake-layout.js';
+import { openLakeStorage } from './lake-location.js';
+import type { LakeStorage } from './lake-storage.js';
+import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type FileEntry, type Manifest } from './manifest.js';
+import { writeFile } from './partition-writer.js';
+import { readFileSignatures, tableFormat } from './signatures.js';
 
 export interface ExportDeps {
   /** A warehouse connection (read-only is enough) with no transaction open: the export opens its own. */
   conn: DuckDBConnection;
   logger: Logger;
   clock: Clock;
-  /** Aborted: the partition in flight is finished, the manifest written, then StoppedError. */
+  /** Every table the lake holds (pipelines/lake-tables.ts: LAKE_TABLES). */
+  tables: readonly LakeTable[];
+  /** For an s3:// lake: the AWS configuration (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Aborted: the file in flight is finished, the manifest written, then StoppedError. */
   signal?: AbortSignal;
 }
 
 export interface ExportOptions {
+  /** The lake: a local directory or s3://bucket/prefix. */
   outDir: string;
-  /** Rewrite every partition and table, whatever the manifest says. */
+  /** Rewrite every file, whatever the manifest says. */
   full?: boolean;
-  /** Only these projects' partitions are considered (others are left as they are); small tables are always whole. */
+  /** Only these projects' files are considered (others are left as they are); tables without a project level are always whole. */
   projects?: readonly string[];
 }
 
-/** Partitions written between manifest checkpoints. */
+/** Files written between manifest checkpoints. */
 const CHECKPOINT_EVERY = 64;
 
 export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise<ExportSummary> {
-  if (!opts.outDir.trim()) throw new UsageError('--out: a lake directory is required');
-  const outDir = resolve(opts.outDir);
+  for (const t of deps.tables) checkDeclaration(t);
+  const storage = await openLakeStorage(opts.outDir, deps.env ?? process.env);
   try {
-    mkdirSync(outDir, { recursive: true });
-  } catch (err) {
-    throw new FatalError(`cannot create lake directory ${outDir}: ${messageOf(err)}`);
-  }
-  const started = deps.clock.now();
-  const release = acquireLakeLock(outDir, started);
-  try {
-    const summary = await inTransaction(deps.conn, () => runExport(deps, { ...opts, outDir }));
-    summary.durationMs = deps.clock.now().getTime() - started.getTime();
-    deps.logger.info({ summary }, 'lake export finished');
-    return summary;
+    const started = deps.clock.now();
+    const release = await storage.lock(started);
+    try {
+      const summary = await inTransaction(deps.conn, () => runExport(deps, storage, opts));
+      summary.durationMs = deps.clock.now().getTime() - started.getTime();
+      deps.logger.info({ summary }, 'lake export finished');
+      return summary;
+    } finally {
+      await release();
+    }
   } finally {
-    release();
+    await storage.close();
   }
 }
 
-async function runExport(deps: ExportDeps, opts: ExportOptions): Promise<ExportSummary> {
+async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions): Promise<ExportSummary> {
   const { conn, logger, clock } = deps;
-  const { outDir } = opts;
   const token = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
-  const scan = scanLake(outDir);
-  if (scan.tempFilesRemoved.length) logger.info({ files: scan.tempFilesRemoved.length }, 'removed temp files of an interrupted export');
+  let seq = 0;
+  const unique = () => `${clock.now().getTime().toString(36)}-${randomBytes(4).toString('hex')}-${(++seq).toString(36)}`;
+  const tableNames = new Set(deps.tables.map((t) => t.name));
+  const listing = await storage.list([...tableNames]);
+  if (listing.tempRemoved) logger.info({ files: listing.tempRemoved }, 'removed temp files of an interrupted export');
+  const sizes = new Map(listing.objects.map((o) => [o.key, o.bytes]));
 
-  const format = exportFormat();
-  const previous = readManifest(outDir, logger);
-  const formatChanged = previous !== null && previous.format !== format;
-  if (formatChanged) logger.info({ was: previous.format, now: format }, 'lake format changed; rewriting the whole lake');
-  // A format change rewrites everything, --project or not: one lake never mixes two file formats.
-  const full = Boolean(opts.full) || formatChanged;
-  const scope = opts.projects?.length && !formatChanged ? new Set(opts.projects) : null;
-  const inScope = (projectId: string) => scope === null || scope.has(projectId);
+  const previous = await readManifest(storage, logger);
+  const full = Boolean(opts.full);
+  const scope = opts.projects?.length ? new Set(opts.projects) : null;
+  const summary = emptySummary(storage.location, full);
 
-  const current = (await readPartitionSignatures(conn)).filter((p) => inScope(p.projectId));
-  const before = previous && !formatChanged ? previous.partitions : [];
-  const plan = planPartitions({
-    current, previous: before.filter((e) => inScope(e.projectId)), full, fileSize: (rel) => scan.files.get(rel),
-  });
-  logger.info(
-    { outDir, partitions: current.length, write: plan.write.length, keep: plan.keep.length, remove: plan.remove.length, full, projects: opts.projects },
-    'lake export plan',
-  );
+  // The manifest in progress: every entry naming a complete file, by partition. Entries of files not
+  // rewritten yet stay (their objects still exist), so a checkpoint is always a valid manifest.
+  const entries = new Map<string, FileEntry>((previous?.files ?? []).map((e) => [partitionId(e.table, entryPartition(e)), e]));
+  const manifest: Manifest = { ...emptyManifest(clock.now()), tables: { ...previous?.tables } };
+  const snapshot = (): Manifest => ({ ...manifest, updatedAt: clock.now().toISOString(), files: [...entries.values()] });
+  const checkpoint = () => writeManifest(storage, snapshot(), token);
+  const superseded: string[] = [];
+  let written = 0;
 
-  const repairs = plan.write.filter((w) => w.reason === 'missing-file' || w.reason === 'damaged-file');
-  if (repairs.length) {
-    logger.warn(
-      { partitions: repairs.length, first: `${repairs[0]!.partition.projectId}/${repairs[0]!.partition.date}`, reason: repairs[0]!.reason },
-      'lake files missing or not the size they were written with: rewriting their partitions',
-    );
-  }
-  const summary = emptySummary(outDir, full);
-  const manifest: Manifest = {
-    ...emptyManifest(format, clock.now()),
-    partitions: [...before.filter((e) => !inScope(e.projectId)), ...plan.keep],
-    tables: formatChanged ? {} : { ...previous?.tables },
-  };
-  const checkpoint = () => writeManifest(outDir, { ...manifest, updatedAt: clock.now().toISOString() }, token);
-
-  for (const [i, { partition, reason }] of plan.write.entries()) {
-    if (deps.signal?.aborted) {
-      checkpoint();
-      throw new StoppedError(`lake export stopped after ${i} of ${plan.write.length} partitions; the next export continues`);
+  // Plan every table first (one signature query each), then write: the plan's size is known.
+  const plans = [];
+  for (const t of deps.tables) {
+    const format = tableFormat(t, MANIFEST_VERSION);
+    const prevTable = previous?.tables[t.name];
+    const formatChanged = prevTable !== undefined && prevTable.format !== format;
+    if (formatChanged) logger.info({ table: t.name }, 'lake table format changed; rewriting all its files');
+    // A format change rewrites the whole table, --project or not: one table never mixes two formats.
+    const inScope = (projectId: string | null) => t.layout.by === 'none' || formatChanged || scope === null || scope.has(projectId ?? '');
+    const current = (await readFileSignatures(conn, t)).filter((p) => inScope(p.projectId));
+    const before = [...entries.values()].filter((e) => e.table === t.name && inScope(e.partition.project_id ?? null));
+    const plan = planFiles({ table: t.name, current, previous: before, full: full || formatChanged, sizeOf: (k) => sizes.get(k) });
+    logger.debug({ table: t.name, files: current.length, write: plan.write.length, keep: plan.keep.length, remove: plan.remove.length }, 'lake table plan');
+    const repair = plan.write.find((w) => w.reason === 'missing-file' || w.reason === 'damaged-file');
+    if (repair) {
+      logger.warn({ table: t.name, key: repair.previous?.key, reason: repair.reason }, 'lake file missing or not the size it was written with: rewriting it');
     }
-    const r = await writePartition(conn, outDir, partition, token, clock.now());
-    manifest.partitions.push(r.entry);
-    summary.partitions.written++;
-    summary.rows.conversations += r.entry.files.conversations ? r.entry.rows : 0;
-    summary.rows.sources += r.entry.files.sources ? r.entry.sourceRows : 0;
-    summary.files.written += r.written.length;
-    summary.files.removed += r.removed.length;
-    summary.bytes += r.written.reduce((n, f) => n + f.bytes, 0);
-    logger.debug({ projectId: partition.projectId, date: partition.date, reason, rows: r.entry.rows, sources: r.entry.sourceRows }, 'partition written');
-    if ((i + 1) % CHECKPOINT_EVERY === 0) checkpoint();
+    plans.push({ t, format, plan });
+    summary.partitions.total += current.length;
   }
-  summary.partitions.skipped = plan.keep.length;
+  const toWrite = plans.reduce((n, p) => n + p.plan.write.length, 0);
+  logger.info({ location: storage.location, files: summary.partitions.total, write: toWrite, full, projects: opts.projects }, 'lake export plan');
 
-  removeStale(outDir, manifest, plan.remove.length, scan, inScope, summary, logger);
-  summary.partitions.total = current.length;
-
-  for (const t of await readTableSignatures(conn)) {
-    const prev = manifest.tables[t.name];
-    if (!full && prev && prev.signature === t.signature && !fileCheck(scan.files.get(prev.file), prev.bytes)) continue;
-    const r = await writeSmallTable(conn, outDir, t, token, clock.now());
-    manifest.tables[t.name] = r.entry;
-    summary.tablesWritten.push(t.name);
-    summary.rows[t.name] += r.written.rows;
-    summary.files.written++;
-    summary.bytes += r.written.bytes;
+  for (const { t, format, plan } of plans) {
+    for (const w of plan.write) {
+      if (deps.signal?.aborted) {
+        await checkpoint();
+        throw new StoppedError(`lake export stopped after ${written} of ${toWrite} file(s); the next export continues`);
+      }
+      const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now());
+      entries.set(partitionId(t.name, w.partition), entry);
+      if (w.previous && w.previous.key !== entry.key) superseded.push(w.previous.key);
+      summary.partitions.written++;
+      summary.files.written++;
+      summary.rows[t.name] = (summary.rows[t.name] ?? 0) + entry.rows;
+      summary.bytes += entry.bytes;
+      if (!summary.tablesWritten.includes(t.name)) summary.tablesWritten.push(t.name);
+      logger.debug({ table: t.name, key: entry.key, reason: w.reason, rows: entry.rows }, 'lake file written');
+      if (++written % CHECKPOINT_EVERY === 0) await checkpoint();
+    }
+    for (const e of plan.remove) {
+      entries.delete(partitionId(t.name, entryPartition(e)));
+      superseded.push(e.key);
+    }
+    summary.partitions.skipped += plan.keep.length;
+    summary.partitions.removed += plan.remove.length;
+    // The table's new format is recorded only once all its files are written in it.
+    manifest.tables[t.name] = { layout: t.layout.by, format };
   }
 
-  // The manifest is rewritten only when the lake changed (a no-op export touches no file at all).
-  const changed = summary.files.written + summary.files.removed > 0 || summary.partitions.removed > 0;
-  if (changed || previous === null || formatChanged) checkpoint();
-  summary.files.tempRemoved = scan.tempFilesRemoved.length;
+  // Orphans: our data files under a declared table that the new manifest does not name (uploads of
+  // a killed run, files of an older manifest version). Only under the lock: nobody else is writing.
+  const named = new Set([...entries.values()].map((e) => e.key));
+  const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
+    .filter((k) => !named.has(k));
+  const changed = written > 0 || stale.length > 0 || previous === null
+    || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
+  if (changed) await checkpoint();
+  if (stale.length) {
+    summary.files.removed = await storage.delete(stale);
+    logger.info({ files: stale.length }, 'removed lake files no manifest names (replaced, deleted from the warehouse, or left by an interrupted export)');
+  }
+  summary.files.tempRemoved = listing.tempRemoved;
   return summary;
 }
 
-/**
- * Deletes the files of partitions gone from the warehouse, and orphans: our data files in scope that
- * the new manifest does not name (e.g. written by a run killed before its manifest, then deleted
- * from the warehouse).
- */
-function removeStale(
-  outDir: string, manifest: Manifest, removedPartitions: number, scan: LakeScan,
-  inScope: (projectId: string) => boolean, summary: ExportSummary, logger: Logger,
-): void {
-  const named = new Set(manifest.partitions.flatMap((e) => Object.values(e.files)));
-  const stale = scan.partitionFiles.filter((f) => inScope(f.projectId) && !named.has(f.rel));
-  for (const f of stale) {
-    if (removeLakeFile(outDir, f.rel)) summary.files.removed++;
-  }
-  summary.partitions.removed = removedPartitions;
-  if (stale.length) logger.info({ files: stale.length, partitions: removedPartitions }, 'removed partitions no longer in the warehouse');
-}
-
-/** Fingerprint of what the files contain (the export SQL and the manifest version). */
-export function exportFormat(): string {
-  const h = createHash('sha256').update(`manifest:${MANIFEST_VERSION}`);
-  for (const t of ['conversations', 'sources', ...SMALL_TABLES]) h.update(sqlFile(`export/copy-${t.replaceAll('_', '-')}.sql`));
-  return h.digest('hex').slice(0, 16);
-}

@@ -1,19 +1,20 @@
 // What an export did, for the CLI's summary line, the logs and the scheduler.
 
 export interface ExportSummary {
+  /** The lake: a directory, or s3://bucket/prefix. */
   outDir: string;
   full: boolean;
   partitions: {
-    /** Partitions in scope after the run (in the warehouse, filtered by --project). */
+    /** Files in scope after the run (every declared table; partitioned ones filtered by --project). */
     total: number;
     written: number;
     skipped: number;
     removed: number;
   };
-  /** Small tables (sync_runs, quarantine) rewritten this run. */
+  /** Tables with at least one file rewritten this run. */
   tablesWritten: string[];
-  /** Rows written this run, per lake table. */
-  rows: { conversations: number; sources: number; sync_runs: number; quarantine: number };
+  /** Rows written this run, per lake table (tables with no file written are absent). */
+  rows: Record<string, number>;
   files: { written: number; removed: number; tempRemoved: number };
   /** Size of the files written this run. */
   bytes: number;
@@ -25,18 +26,18 @@ export function emptySummary(outDir: string, full: boolean): ExportSummary {
     outDir, full,
     partitions: { total: 0, written: 0, skipped: 0, removed: 0 },
     tablesWritten: [],
-    rows: { conversations: 0, sources: 0, sync_runs: 0, quarantine: 0 },
+    rows: {},
     files: { written: 0, removed: 0, tempRemoved: 0 },
     bytes: 0,
     durationMs: 0,
   };
 }
 
-/** One line, e.g. `lake /x: 2 partitions written, 178 unchanged, 0 removed; 1 table; 512 rows, 40.1 kB in 1.2s`. */
+/** One line, e.g. `lake /x: 2 partition(s) written, 178 unchanged, 0 removed; conversations, sync_runs rewritten; 512 rows, 40.1 kB in 1.2s`. */
 export function formatExportSummary(s: ExportSummary): string {
   const p = s.partitions;
-  const rows = s.rows.conversations + s.rows.sources + s.rows.sync_runs + s.rows.quarantine;
-  const tables = s.tablesWritten.length ? s.tablesWritten.join(', ') : 'no other tables';
+  const rows = Object.values(s.rows).reduce((a, b) => a + b, 0);
+  const tables = s.tablesWritten.length ? s.tablesWritten.join(', ') : 'no tables';
   return `lake ${s.outDir}: ${p.written} partition(s) written, ${p.skipped} unchanged, ${p.removed} removed`
     + `${s.full ? ' (--full)' : ''}; ${tables} rewritten; ${rows} rows, ${formatBytes(s.bytes)} in ${formatSeconds(s.durationMs)}`;
 }

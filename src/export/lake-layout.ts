@@ -1,40 +1,37 @@
-// Where things live in the Parquet lake. The layout is a public interface (docs/lake.md):
+// Where things live in the Parquet lake, for any declared table (src/pipeline/lake-table.ts). The
+// layout is a public interface (docs/lake.md):
 //
-//   DIR/conversations/project_id=<p>/date=YYYY-MM-DD/part-0.parquet
-//   DIR/sources/project_id=<p>/date=YYYY-MM-DD/part-0.parquet
-//   DIR/sync_runs/part-0.parquet
-//   DIR/quarantine/part-0.parquet
-//   DIR/_docs_etl/manifest.json, DIR/_docs_etl/lock      (the export's own state)
+//   LAKE/<table>/project_id=<p>/date=YYYY-MM-DD/part-<id>.parquet   layout 'project-day'
+//   LAKE/<table>/project_id=<p>/part-<id>.parquet                   layout 'project'
+//   LAKE/<table>/part-<id>.parquet                                  layout 'none'
+//   LAKE/_docs_etl/manifest.json, LAKE/_docs_etl/lock               the export's own state
 //
-// Every data file has ONE final name, and a new version is renamed over it, so a reader globbing
-// `**/*.parquet` sees either the old or the new file of a partition, never both and never half of
-// one. Files in flight are named `.part-0.<token>.parquet.tmp`: the leading dot hides them from
+// On a local disk a file is renamed over its one final name `part-0.parquet` (a reader globbing
+// `**/*.parquet` sees the old or the new file, never both). On object storage, where nothing can
+// be renamed, every upload gets a new name `part-<run token>.parquet` and is never overwritten:
+// the manifest is the commit point, and what it no longer names is deleted after it is written.
+// Local files in flight are named `.part-0.<token>.parquet.tmp`: the leading dot hides them from
 // Hadoop-style listings (Spark, Trino, Hive) and the `.tmp` suffix keeps them out of `*.parquet` globs.
-import { join } from 'node:path';
+import type { LakeTable } from '../pipeline/lake-table.js';
 
-export const PARTITIONED_TABLES = ['conversations', 'sources'] as const;
-export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
-
-export const SMALL_TABLES = ['sync_runs', 'quarantine'] as const;
-export type SmallTable = (typeof SMALL_TABLES)[number];
-
-export const DATA_FILE = 'part-0.parquet';
+export const STABLE_FILE = 'part-0.parquet';
 /** Our final data file names (only these are ever deleted as orphans). */
-export const DATA_FILE_RE = /^part-\d+\.parquet$/;
+export const DATA_FILE_RE = /^part-[a-z0-9-]+\.parquet$/;
 /** Our temporary names: data files and the manifest in flight. Anything else is left alone. */
 export const TEMP_FILE_RE = /^\.(part-\d+|manifest)\.[A-Za-z0-9-]+\.(parquet|json)\.tmp$/;
 
 export const META_DIR = '_docs_etl';
-export const MANIFEST_FILE = 'manifest.json';
-export const LOCK_FILE = 'lock';
+export const MANIFEST_KEY = `${META_DIR}/manifest.json`;
+export const LOCK_KEY = `${META_DIR}/lock`;
 
-export interface PartitionKey {
-  projectId: string;
-  /** UTC day of occurred_at, YYYY-MM-DD. */
-  date: string;
+/** One file of a table: which project and day it holds (null where the layout has no such level). */
+export interface LakePartition {
+  projectId: string | null;
+  /** YYYY-MM-DD: the UTC day of an 'instant' column, or the value of a 'date' column. */
+  date: string | null;
 }
 
-export const partitionId = (k: PartitionKey): string => JSON.stringify([k.projectId, k.date]);
+export const partitionId = (table: string, p: LakePartition): string => JSON.stringify([table, p.projectId, p.date]);
 
 export function tempName(finalName: string, token: string): string {
   const dot = finalName.lastIndexOf('.');
@@ -55,25 +52,38 @@ export function unescapeHiveValue(text: string): string {
   return text.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** Partition directory relative to the lake root, with '/' separators (also the manifest's form). */
-export function partitionDir(table: PartitionedTable, k: PartitionKey): string {
-  return `${table}/project_id=${escapeHiveValue(k.projectId)}/date=${k.date}`;
+/** Directory of a partition relative to the lake root, '/'-separated (also the manifest's form). */
+export function partitionDir(table: string, p: LakePartition): string {
+  let dir = table;
+  if (p.projectId !== null) dir += `/project_id=${escapeHiveValue(p.projectId)}`;
+  if (p.date !== null) dir += `/date=${p.date}`;
+  return dir;
 }
 
-export function partitionFile(table: PartitionedTable, k: PartitionKey): string {
-  return `${partitionDir(table, k)}/${DATA_FILE}`;
+/** The key a partition's file gets: the stable name, or a unique one (object storage). */
+export function partitionKey(table: string, p: LakePartition, unique: string | null): string {
+  return `${partitionDir(table, p)}/${unique === null ? STABLE_FILE : `part-${unique}.parquet`}`;
 }
 
-export function smallTableFile(table: SmallTable): string {
-  return `${table}/${DATA_FILE}`;
+/** Whether a key is one of our data files under a declared table (the only keys ever deleted as orphans). */
+export function isDataKey(key: string, tables: ReadonlySet<string>): boolean {
+  const parts = key.split('/');
+  return parts.length >= 2 && parts.length <= 4 && tables.has(parts[0]!) && DATA_FILE_RE.test(parts.at(-1)!);
 }
 
-/** Absolute path of a lake-relative path. */
-export const lakePath = (outDir: string, rel: string): string => join(outDir, ...rel.split('/'));
-
-/** The half-open UTC instant range of a partition's day, as ISO strings for the COPY filters. */
+/** The half-open UTC instant range of a day, as ISO strings for the COPY filters. */
 export function dayRange(date: string): { from: string; to: string } {
   const from = new Date(`${date}T00:00:00.000Z`);
   if (Number.isNaN(from.getTime())) throw new Error(`invalid partition date ${date}`);
   return { from: from.toISOString(), to: new Date(from.getTime() + 86_400_000).toISOString() };
+}
+
+const IDENT_RE = /^[a-z_][a-z0-9_]*$/;
+
+/** Declarations are spliced into SQL as identifiers: only plain lower-case names are accepted. */
+export function checkDeclaration(t: LakeTable): void {
+  const names = [t.name, ...t.order, ...(t.layout.by === 'project-day' ? [t.layout.column] : [])];
+  const bad = names.find((n) => !IDENT_RE.test(n));
+  if (bad !== undefined) throw new Error(`lake table declaration ${JSON.stringify(t.name)}: ${JSON.stringify(bad)} is not a plain column name`);
+  if (t.name === META_DIR) throw new Error(`lake table declaration: ${META_DIR} is reserved`);
 }

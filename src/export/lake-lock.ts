@@ -7,7 +7,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FatalError } from '../core/errors.js';
 import { isErrno } from './atomic-file.js';
-import { LOCK_FILE, META_DIR } from './lake-layout.js';
+import { META_DIR } from './lake-layout.js';
+
+const LOCK_FILE = 'lock';
 
 interface LockOwner {
   pid: number;

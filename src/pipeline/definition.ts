@@ -4,6 +4,7 @@
 // name: adding an endpoint is a pipeline file, its contract, its SQL and its sandbox route.
 import type { ZodType } from 'zod';
 import type { RereadStage } from '../plan/schedule.js';
+import type { LakeTable } from './lake-table.js';
 
 /** How an endpoint pages (contract.md, per endpoint). */
 export type Paging =
@@ -59,6 +60,11 @@ export interface PipelineDefinition {
   load: { stage: string; merge: readonly string[]; atomicWindows?: boolean };
   /** Tables the pipeline writes (rebuild and reset empty them for a project). */
   tables: readonly string[];
+  /**
+   * How each of its tables is exported to the Parquet lake (`export-parquet`, docs/lake.md): every
+   * table in `tables` is declared here, so a new pipeline reaches the lake with no change to src/export.
+   */
+  lake: readonly LakeTable[];
   /** Order among pipelines for the same purpose (lower first): the assistant head goes first. */
   priority: number;
   /** Its own re-read schedule (default: the configured one). */

@@ -33,9 +33,22 @@ describe('docs-etl export-parquet', () => {
     expect(r.stderr).toMatch(/unknown option '--bogus'/);
     r = await cli(['--warehouse', join(tmp.dir, 'w.duckdb')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/required option '--out <dir>' not specified/);
+    expect(r.stderr).toMatch(/required option '--out <dir\|s3:\/\/bucket\/prefix>' not specified/);
     r = await cli(['--out', '  ']);
     expect(r.code).toBe(2);
+  });
+
+  it('refuses a lake URL it cannot write (no local folder named "gs:" or "s3:"), exit 2', async () => {
+    const w = join(tmp.dir, 'w.duckdb');
+    (await openWarehouse(w)).close();
+    for (const out of ['gs://bucket/lake', 'https://example.com/lake', 's3://', 's3://Bad_Bucket/x']) {
+      const r = await cli(['--out', out, '--warehouse', w], { INIT_CWD: tmp.dir });
+      expect(r.code, out).toBe(2);
+      expect(r.stderr, out).toMatch(/^docs-etl: --out: (unsupported lake URL|invalid bucket name)/);
+      expect(r.stderr.trim().split('\n'), out).toHaveLength(1);
+    }
+    expect(existsSync('gs:')).toBe(false);
+    expect(existsSync('s3:')).toBe(false);
   });
 
   it('exits 1 with one clear line when the warehouse does not exist (and creates no lake)', async () => {
@@ -55,9 +68,9 @@ describe('docs-etl export-parquet', () => {
     const lake = join(tmp.dir, 'lake');
     let r = await cli(['--out', lake, '--project', 'acme', '--project', 'beta'], { DOCS_ETL_WAREHOUSE: w });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^lake ${lake}: 4 partition\\(s\\) written, 0 unchanged, 0 removed; sync_runs, quarantine rewritten; \\d+ rows, [\\d.]+ kB in \\d+(ms|\\.\\ds)\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^lake ${lake}: 14 partition\\(s\\) written, 0 unchanged, 0 removed; conversations, sources, sync_runs, quarantine, projects, coverage, static_export_jobs, site_pages rewritten; \\d+ rows, [\\d.]+ kB in \\d+(ms|\\.\\ds)\\n$`));
     r = await cli(['--out', lake, '--warehouse', w, '--full']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/: 6 partition\(s\) written, 0 unchanged, 0 removed \(--full\)/);
+    expect(r.stdout).toMatch(/: 18 partition\(s\) written, 0 unchanged, 0 removed \(--full\)/);
   });
 });

@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { FatalError, StoppedError } from '../../src/core/errors.js';
 import { createLogger, silentLogger } from '../../src/core/logger.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/export/export-lake.js';
+import type { LakeTable } from '../../src/pipeline/lake-table.js';
 import { openWarehouse, type Warehouse } from '../../src/load/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fileStamps, fillWarehouse, listFiles, readLakeFiles, sortRows, utcDay, warehouseTable, type Row } from './lake-fixture.js';
@@ -39,12 +41,15 @@ const CONTRACT: Record<string, Record<string, string>> = {
   quarantine: { project_id: 'string', run_id: 'string', received_at: TS, error: 'string', raw: 'string', pipeline: 'string' },
 };
 
+/** The four tables this file's fixture fills (every table: lake-every-table.test.ts). */
+const TABLES = LAKE_TABLES.filter((t) => ['conversations', 'sources', 'sync_runs', 'quarantine'].includes(t.name));
+
 describe('exportLake', () => {
   let tmp: ReturnType<typeof tempDir>;
   let wh: Warehouse;
   let lake: string;
   const run = (opts: { full?: boolean; projects?: string[] } = {}) =>
-    exportLake({ conn: wh.conn, logger: silentLogger, clock: systemClock }, { outDir: lake, ...opts });
+    exportLake({ conn: wh.conn, logger: silentLogger, clock: systemClock, tables: TABLES }, { outDir: lake, ...opts });
   const query = async (sql: string) => (await wh.conn.runAndReadAll(sql)).getRowObjectsJS();
   const dataStamps = () => new Map([...fileStamps(lake)].filter(([rel]) => rel.endsWith('.parquet')));
   const changedFiles = (before: Map<string, string>, after: Map<string, string>) =>
@@ -90,8 +95,10 @@ describe('exportLake', () => {
   it('writes Hive partitions that hyparquet reads back equal to the warehouse, with the contract types and zstd', async () => {
     const s = await run();
     const partitions = await query(`SELECT DISTINCT project_id, CAST(timezone('UTC', occurred_at) AS DATE) FROM conversations`);
-    expect(s.partitions).toEqual({ total: partitions.length, written: partitions.length, skipped: 0, removed: 0 });
-    expect(s.tablesWritten).toEqual(['sync_runs', 'quarantine']);
+    const sourceParts = await query(`SELECT DISTINCT project_id, CAST(timezone('UTC', occurred_at) AS DATE) FROM sources`);
+    const files = partitions.length + sourceParts.length + 2;
+    expect(s.partitions).toEqual({ total: files, written: files, skipped: 0, removed: 0 });
+    expect(s.tablesWritten).toEqual(['conversations', 'sources', 'sync_runs', 'quarantine']);
     expect(s.rows.conversations).toBe(Number((await query('SELECT count(*) n FROM conversations'))[0]!.n));
     expect(s.bytes).toBeGreaterThan(0);
     await expectLakeEqualsWarehouse();
@@ -110,7 +117,11 @@ describe('exportLake', () => {
       }
     }
     const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8'));
-    expect(manifest.partitions).toHaveLength(partitions.length);
+    expect(manifest.files).toHaveLength(files);
+    expect(manifest.files.filter((e: { table: string }) => e.table === 'conversations')).toHaveLength(partitions.length);
+    expect(manifest.files.find((e: { key: string }) => e.key === late.rel)).toMatchObject({
+      table: 'conversations', partition: { project_id: 'acme', date: '2026-03-02' }, rows: late.rows.length,
+    });
     expect(existsSync(join(lake, '_docs_etl', 'lock'))).toBe(false);
   });
 
@@ -152,8 +163,7 @@ describe('exportLake', () => {
     const expected = [
       '_docs_etl/manifest.json',
       'conversations/project_id=acme/date=2026-05-01/part-0.parquet',
-      'conversations/project_id=beta/date=2026-03-03/part-0.parquet',
-      'sources/project_id=beta/date=2026-03-03/part-0.parquet', // a partition's sources follow its turns
+      'conversations/project_id=beta/date=2026-03-03/part-0.parquet', // its sources did not change: not rewritten
     ];
     expect(changedFiles(first, fileStamps(lake))).toEqual(expected);
     await expectLakeEqualsWarehouse();
@@ -170,13 +180,11 @@ describe('exportLake', () => {
     await wh.conn.run(`DELETE FROM sources WHERE project_id = 'docs/ü b' AND occurred_at::DATE = DATE '2026-03-05'`);
     await wh.conn.run(`DELETE FROM conversations WHERE project_id = 'docs/ü b' AND occurred_at::DATE = DATE '2026-03-05'`);
     let s = await run();
-    expect(s.partitions).toMatchObject({ written: 2, removed: 1 });
+    expect(s.partitions).toMatchObject({ written: 2, removed: 2 });
     expect(changedFiles(before, dataStamps())).toEqual([
-      'conversations/project_id=acme/date=2026-03-04/part-0.parquet',
       'conversations/project_id=beta/date=2026-03-02/part-0.parquet',
       'conversations/project_id=docs%2Fü b/date=2026-03-05/part-0.parquet',
       'sources/project_id=acme/date=2026-03-04/part-0.parquet',
-      'sources/project_id=beta/date=2026-03-02/part-0.parquet',
       'sources/project_id=docs%2Fü b/date=2026-03-05/part-0.parquet',
     ]);
     expect(existsSync(join(lake, 'conversations', 'project_id=docs%2Fü b', 'date=2026-03-05'))).toBe(false);
@@ -192,15 +200,34 @@ describe('exportLake', () => {
     before = dataStamps();
     s = await run();
     expect(s.partitions.written).toBe(1);
-    expect(s.files).toEqual({ written: 2, removed: 1, tempRemoved: 1 });
+    expect(s.files).toEqual({ written: 1, removed: 1, tempRemoved: 1 });
     expect(existsSync(leftover)).toBe(false);
     expect(existsSync(join(lake, 'conversations', 'project_id=ghost'))).toBe(false);
     expect(changedFiles(before, dataStamps())).toEqual([
-      'conversations/project_id=beta/date=2026-03-01/part-0.parquet',
       'conversations/project_id=ghost/date=2020-01-01/part-0.parquet',
       'sources/project_id=beta/date=2026-03-01/part-0.parquet',
     ]);
     await expectLakeEqualsWarehouse();
+  });
+
+  it('a table declared later reaches the lake with no change to the exporter; only its files are written', async () => {
+    await run();
+    const before = dataStamps();
+    // A new declaration (as a new pipeline would add): the turns again, one file per project.
+    const later: LakeTable = { name: 'turns_by_project', select: 'lake/conversations.sql', layout: { by: 'project' }, order: ['occurred_at', 'id'] };
+    const s = await exportLake({ conn: wh.conn, logger: silentLogger, clock: systemClock, tables: [...TABLES, later] }, { outDir: lake });
+    expect(s.tablesWritten).toEqual(['turns_by_project']);
+    expect(s.partitions.written).toBe(3);
+    const after = dataStamps();
+    expect(changedFiles(before, after)).toEqual([
+      'turns_by_project/project_id=acme/part-0.parquet',
+      'turns_by_project/project_id=beta/part-0.parquet',
+      'turns_by_project/project_id=docs%2Fü b/part-0.parquet',
+    ]);
+    const rows = (await readLakeFiles(lake, 'turns_by_project')).flatMap((f) => f.rows);
+    expect(sortRows(rows)).toEqual(await warehouseTable(wh.conn, 'conversations'));
+    const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8'));
+    expect(manifest.tables.turns_by_project).toMatchObject({ layout: 'project' });
   });
 
   it('--full rewrites every file', async () => {
@@ -209,7 +236,7 @@ describe('exportLake', () => {
     const s = await run({ full: true });
     expect(s.full).toBe(true);
     expect(s.partitions.written).toBe(s.partitions.total);
-    expect(s.tablesWritten).toEqual(['sync_runs', 'quarantine']);
+    expect(s.tablesWritten).toEqual(['conversations', 'sources', 'sync_runs', 'quarantine']);
     const after = dataStamps();
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [rel, stamp] of after) expect(stamp, rel).not.toBe(before.get(rel));
@@ -225,10 +252,7 @@ describe('exportLake', () => {
     await wh.conn.run(`UPDATE conversations SET updated_at = now(), query = 'x' WHERE id = 'conv-0-0'`); // in every project
     const s = await run({ projects: ['acme'] });
     expect(s.partitions.written).toBe(1);
-    expect(changedFiles(before, dataStamps())).toEqual([
-      'conversations/project_id=acme/date=2026-03-01/part-0.parquet',
-      'sources/project_id=acme/date=2026-03-01/part-0.parquet',
-    ].filter((f) => before.has(f)));
+    expect(changedFiles(before, dataStamps())).toEqual(['conversations/project_id=acme/date=2026-03-01/part-0.parquet']);
     expect((await run()).partitions.written).toBe(2); // beta and docs/ü b catch up
     await expectLakeEqualsWarehouse();
   });
@@ -250,16 +274,16 @@ describe('exportLake', () => {
     // Abort as soon as the first partition is logged as written.
     const destination = new Writable({
       write(chunk, _enc, cb) {
-        if (String(chunk).includes('partition written')) controller.abort();
+        if (String(chunk).includes('lake file written')) controller.abort();
         cb();
       },
     });
     const logger = createLogger({ level: 'debug', destination });
-    const stopped = exportLake({ conn: wh.conn, logger, clock: systemClock, signal: controller.signal }, { outDir: lake });
+    const stopped = exportLake({ conn: wh.conn, logger, clock: systemClock, signal: controller.signal, tables: TABLES }, { outDir: lake });
     await expect(stopped).rejects.toThrow(StoppedError);
-    await expect(stopped).rejects.toThrow(/stopped after 1 of \d+ partitions/);
+    await expect(stopped).rejects.toThrow(/stopped after 1 of \d+ file\(s\)/);
     const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8'));
-    expect(manifest.partitions).toHaveLength(1);
+    expect(manifest.files).toHaveLength(1);
     expect(existsSync(join(lake, '_docs_etl', 'lock'))).toBe(false);
     const s = await run();
     expect(s.partitions.skipped).toBe(1);

@@ -147,7 +147,7 @@ const CASES: Case[] = [
   ['sandbox unknown flag', () => ['sandbox', '--bogus'], /unknown option '--bogus'/],
   ['sandbox --host empty', () => ['sandbox', '--host', ''], /--host .*expected an interface/],
   // export-parquet
-  ['export-parquet without --out', () => ['export-parquet'], /required option '--out <dir>' not specified/],
+  ['export-parquet without --out', () => ['export-parquet'], /required option '--out <dir\|s3:\/\/bucket\/prefix>' not specified/],
   ['export-parquet --out empty', () => ['export-parquet', '--out', ''], /--out .*must not be empty/],
   ['export-parquet --project empty', () => ['export-parquet', '--out', join(tmp.dir, 'lake'), '--project', ''], /--project .*must not be empty/],
   ['export-parquet unknown flag', () => ['export-parquet', '--out', join(tmp.dir, 'lake'), '--bogus'], /unknown option '--bogus'/],

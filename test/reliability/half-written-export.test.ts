@@ -89,7 +89,7 @@ describe('a half-written lake', () => {
     truncateSync(manifest, Math.floor(statSync(manifest).size / 2));
     const r = await exportLake();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/lake manifest unreadable; rewriting every partition/);
+    expect(r.stderr).toMatch(/lake manifest unreadable; rewriting every file/);
     expect(r.stdout).toMatch(/: [1-9]\d* partition\(s\) written, 0 unchanged/);
     expect(() => JSON.parse(readFileSync(manifest, 'utf8')) as unknown).not.toThrow();
     await expectLakeEqualsWarehouse();

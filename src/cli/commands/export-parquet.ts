@@ -6,7 +6,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
+import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
 import { exportLake } from '../../export/export-lake.js';
+import { parseLakeLocation } from '../../export/lake-location.js';
 import { formatExportSummary } from '../../export/export-summary.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
@@ -31,22 +33,27 @@ function nonBlank(value: string): string {
 export const exportParquetCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('export-parquet')
     .description('write the warehouse as a Parquet lake, Hive-partitioned by project and UTC day; only changed partitions are rewritten')
-    .requiredOption('--out <dir>', 'lake directory (created if missing)', nonBlank)
+    .requiredOption('--out <dir|s3://bucket/prefix>', 'the lake: a local directory (created if missing) or s3://bucket/prefix', nonBlank)
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .option('--full', 'rewrite every partition, not only the changed ones')
-    .option('--project <id>', 'only this project\'s partitions (repeatable; sync_runs and quarantine are always whole)', collect)
+    .option('--project <id>', 'only this project\'s partitions (repeatable; tables of one file are always whole)', collect)
     .addHelpText('after', `
-Layout: DIR/conversations/project_id=<p>/date=YYYY-MM-DD/part-0.parquet, the same for sources,
-DIR/sync_runs/part-0.parquet, DIR/quarantine/part-0.parquet, and DIR/_docs_etl/ (manifest, lock).
-Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
+Layout (docs/lake.md): every user table of the warehouse, e.g.
+DIR/conversations/project_id=<p>/date=YYYY-MM-DD/part-0.parquet, DIR/feedback/project_id=<p>/part-0.parquet,
+DIR/sync_runs/part-0.parquet, and DIR/_docs_etl/ (manifest, lock). On S3 each upload gets a new name
+part-<id>.parquet and _docs_etl/manifest.json, written last, lists the current files.
+Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL; for s3:// the standard AWS variables
+(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_PROFILE,
+AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL: path-style then; DOCS_ETL_S3_PATH_STYLE=true|false overrides).
 Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
     .action(async (flags: ExportFlags) => {
+      parseLakeLocation(flags.out);
       const path = warehousePath(flags.warehouse, ctx.env);
       const wh = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
       try {
         if (flags.project) await checkKnownProjects(wh.conn, path, flags.project);
         const summary = await exportLake(
-          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal },
+          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal, tables: LAKE_TABLES, env: ctx.env },
           { outDir: flags.out, full: Boolean(flags.full), projects: flags.project },
         );
         ctx.stdout.write(`${formatExportSummary(summary)}\n`);

@@ -5,7 +5,7 @@ import { PIPELINES } from '../../../pipelines/index.js';
 import { systemClock } from '../../core/clock.js';
 import { UsageError, exitCodeFor, messageOf } from '../../core/errors.js';
 import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
-import { exportLake } from '../../export/export-lake.js';
+import { exportLakeAfterRun } from '../lake-after-run.js';
 import { formatExportSummary } from '../../export/export-summary.js';
 import { openReader } from '../../publish/open-reader.js';
 import { checkReportPath, reportSummary, writeReport } from '../../report/write-report.js';
@@ -23,7 +23,6 @@ interface ScheduleFlags extends SyncFlags {
   cron: string;
   timezone?: string;
   runNow?: boolean;
-  lake?: string;
   report?: string;
   staticExportCron?: string;
   staticExportDomain?: string;
@@ -37,7 +36,6 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--cron <expr>', 'cron expression (5 fields, or 6 with seconds); default DOCS_ETL_CRON or "0 2 * * *"')
     .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
     .option('--run-now', 'also run once at start')
-    .option('--lake <dir>', 'after each sync, export the Parquet lake (incremental) into DIR')
     .option('--report <file>', 'after each sync, rewrite this HTML report (last 30 days, every project; atomically)')
     .option('--static-export-cron <expr>', 'also run a static export on this cron (needs --static-export-domain)')
     .option('--static-export-domain <host>', 'domain of the scheduled static export')
@@ -64,14 +62,9 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
           });
           notes.push(...r.runs.map(formatRunNote));
           // The lake follows the warehouse after every tick that got data in (budget stops included).
-          if (flags.lake && r.exitCode !== 1 && !signal.aborted) {
-            const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
-            try {
-              const summary = await exportLake({ conn: wh.conn, logger: ctx.logger, clock: systemClock, signal }, { outDir: flags.lake });
-              notes.push(formatExportSummary(summary));
-            } finally {
-              wh.close();
-            }
+          if (cfg.lake && r.exitCode !== 1 && !signal.aborted) {
+            const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal }, { ...cfg, lake: cfg.lake });
+            notes.push(formatExportSummary(summary));
           }
           // So does the report, replaced atomically: readers of the old file never see half a page.
           if (flags.report && r.exitCode !== 1 && !signal.aborted) {

@@ -2,7 +2,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
-import { UsageError } from '../../core/errors.js';
+import { messageOf, StoppedError, UsageError } from '../../core/errors.js';
+import { formatExportSummary } from '../../export/export-summary.js';
+import { exportLakeAfterRun } from '../lake-after-run.js';
 import { MEMORY, parseKeepRaw, resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { formatRereads, parseRereads, DEFAULT_REREADS } from '../../plan/schedule.js';
 import { createProgressLine } from '../../run/progress.js';
@@ -46,6 +48,7 @@ export function addSyncOptions(cmd: Command): Command {
       'longest time one API request may take, connect, headers and body together (default 60s, at most 24h); '
       + 'no answer within it counts as a window too large for the API (the window is read as two halves, as after a 504); '
       + 'a body that stalls past it stops the run at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
+    .option('--lake <dir|s3://bucket/prefix>', 'after the run, export the Parquet lake (incremental) there; default DOCS_ETL_LAKE or config `lake` (none: no lake)')
     .option('--config <file>', 'JSON config listing several projects / organizations');
 }
 
@@ -90,6 +93,20 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
         if (r.status === 'failed') ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${serverText(r.error ?? 'failed', secrets, 2000)}\n`);
       }
       if (result.published) ctx.stdout.write(`read snapshot published: ${result.published.path}\n`);
-      ctx.stdout.write(`sync finished in ${formatDuration(Date.now() - started)}: exit ${result.exitCode}\n`);
-      setExitCode(result.exitCode);
+      let exitCode = result.exitCode;
+      // Opt-in: the lake follows the snapshot after a run that got data in (0, or 3: budget stop).
+      if (cfg.lake && exitCode !== 1 && !ctx.signal.aborted) {
+        try {
+          const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal: ctx.signal }, { ...cfg, lake: cfg.lake });
+          ctx.stdout.write(`${formatExportSummary(summary)}\n`);
+        } catch (err) {
+          if (err instanceof StoppedError) ctx.stderr.write(`docs-etl: ${messageOf(err)}\n`);
+          else {
+            ctx.stderr.write(`docs-etl: error: lake: ${serverText(messageOf(err), secrets, 2000)}\n`);
+            exitCode = 1;
+          }
+        }
+      }
+      ctx.stdout.write(`sync finished in ${formatDuration(Date.now() - started)}: exit ${exitCode}\n`);
+      setExitCode(exitCode);
     });

@@ -1,0 +1,3 @@
+-- The lake columns of page_visitors_daily, in order (docs/lake.md).
+SELECT project_id, day, path, human, ai, total, read_at
+FROM page_visitors_daily

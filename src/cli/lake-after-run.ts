@@ -1,0 +1,24 @@
+// The lake that sync and schedule publish (opt-in: --lake, DOCS_ETL_LAKE, config `lake`): after a
+// run that got data in (exit 0 or 3), the lake is exported incrementally from the read snapshot the
+// run has just published, exactly as `export-parquet --out LAKE` would.
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { exportLake } from '../export/export-lake.js';
+import type { ExportSummary } from '../export/export-summary.js';
+import { openReader } from '../publish/open-reader.js';
+
+export async function exportLakeAfterRun(
+  deps: { logger: Logger; clock: Clock; env: NodeJS.ProcessEnv; signal?: AbortSignal },
+  cfg: { warehouse: string; readPath: string; lake: string },
+): Promise<ExportSummary> {
+  const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
+  try {
+    return await exportLake(
+      { conn: wh.conn, logger: deps.logger, clock: deps.clock, tables: LAKE_TABLES, env: deps.env, signal: deps.signal },
+      { outDir: cfg.lake },
+    );
+  } finally {
+    wh.close();
+  }
+}

@@ -1,0 +1,71 @@
+// One export at a time per S3 lake: the object _docs_etl/lock holds the owner (pid, host, instance,
+// start). Object storage has no exclusive create we can rely on across S3-compatible services, so
+// the lock is advisory: written, then read back to see that this writer won. A lock is stale (taken
+// over) when its process is gone (same host, pid not alive) or it is older than STALE_AFTER_MS (its
+// exporter was killed on another host, e.g. a CronJob pod that moved). Rule (docs/lake.md): do not
+// schedule two exporters to one lake at the same time; a second one started while the first runs
+// fails with the owner, and the orphan sweep runs only under the lock.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { FatalError } from '../core/errors.js';
+import { LOCK_KEY } from './lake-layout.js';
+
+interface Owner {
+  pid: number;
+  host: string;
+  instance: string;
+  startedAt: string;
+}
+
+/** Longer than any export should take; an older lock is a killed exporter's. */
+export const STALE_AFTER_MS = 3 * 3600_000;
+
+const INSTANCE = randomUUID();
+
+interface LockIo {
+  location: string;
+  readText(key: string): Promise<string | null>;
+  writeText(key: string, text: string): Promise<void>;
+  deleteKey(key: string): Promise<void>;
+}
+
+export async function acquireS3Lock(io: LockIo, now: Date): Promise<() => Promise<void>> {
+  const current = parse(await io.readText(LOCK_KEY));
+  if (current && !isStale(current, now)) throw busy(io.location, current);
+  const me: Owner = { pid: process.pid, host: hostname(), instance: `${INSTANCE}-${now.getTime()}`, startedAt: now.toISOString() };
+  await io.writeText(LOCK_KEY, JSON.stringify(me));
+  const after = parse(await io.readText(LOCK_KEY));
+  if (after?.instance !== me.instance) throw busy(io.location, after);
+  return async () => {
+    if (parse(await io.readText(LOCK_KEY))?.instance === me.instance) await io.deleteKey(LOCK_KEY);
+  };
+}
+
+function parse(text: string | null): Owner | null {
+  if (text === null) return null;
+  try {
+    const o = JSON.parse(text) as Partial<Owner>;
+    if (typeof o.pid !== 'number' || typeof o.host !== 'string') return null;
+    return { pid: o.pid, host: o.host, instance: String(o.instance ?? ''), startedAt: String(o.startedAt ?? '') };
+  } catch {
+    return null;
+  }
+}
+
+function isStale(o: Owner, now: Date): boolean {
+  const started = Date.parse(o.startedAt);
+  if (!Number.isFinite(started) || now.getTime() - started > STALE_AFTER_MS) return true;
+  if (o.host !== hostname()) return false;
+  if (o.pid === process.pid) return !o.instance.startsWith(INSTANCE);
+  try {
+    process.kill(o.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function busy(location: string, o: Owner | null): FatalError {
+  const who = o ? ` (PID ${o.pid} on ${o.host}, since ${o.startedAt})` : '';
+  return new FatalError(`lake ${location} is being written by another export${who}; if none is running, delete ${location}/${LOCK_KEY}`);
+}
