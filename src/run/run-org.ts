@@ -13,7 +13,7 @@ import { formatWindow, isDated, spanMs } from '../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
 import { planKeys } from '../plan/keyed.js';
-import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
+import { isAfterRereads, isReread, planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
 import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageSize } from '../pipeline/definition.js';
@@ -112,6 +112,11 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   const fitted = new WeakSet<PlanEntry>();
   /** Day windows already read once more after a failure. */
   const retried = new WeakSet<PlanEntry>();
+  /**
+   * A due re-read (of any stream) was deferred for lack of budget: no backfill, sweep or keyed read
+   * is admitted after it in this run, however small (issue 19: re-reads before backfill).
+   */
+  let rereadDeferred = false;
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -134,11 +139,13 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       continue;
     }
     const waitKey = `${k}\u0000${e.window.purpose}`;
-    if (e.optional && !e.window.resume && !fitted.has(e) && (waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
+    const held = rereadDeferred && isAfterRereads(e.window.purpose);
+    if (e.optional && !e.window.resume && !fitted.has(e) && (held || waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
       // Later windows of the stream with the same purpose wait too, so its gaps are still read
-      // newest first; a recheck that waits does not hold back the backfill.
-      const head = waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
+      // newest first; a re-read that waits holds back every backfill, sweep and keyed read.
+      const head = held || waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
       waiting.add(waitKey);
+      if (isReread(e.window.purpose)) rereadDeferred = true;
       summary.deferred++;
       // A backfill window too large for what is left is read in part: its newest part that fits.
       if (head) {

@@ -12,6 +12,7 @@ import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
+import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -24,9 +25,6 @@ interface StatusFlags {
   runs: number;
   json?: boolean;
 }
-
-/** A tick stopped by the rate budget is a normal outcome: the next run continues. */
-const HEALTHY = new Set(['succeeded', 'budget_exhausted']);
 
 export const statusCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('status')
@@ -48,7 +46,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
         if (flags.check) {
-          const bad = problems(status, flags.maxAge);
+          const bad = healthProblems(status, { maxAgeMs: flags.maxAge, facts: await collectHealthFacts(wh.conn, systemClock) });
           ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${status.streams.length} stream(s) synced within ${formatDuration(flags.maxAge)}\n`);
           setExitCode(bad.length ? EXIT.failed : EXIT.ok);
           return;
@@ -70,27 +68,6 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
         wh.close();
       }
     });
-
-function problems(s: Status, maxAgeMs: number): string[] {
-  const now = Date.parse(s.checked_at);
-  const out: string[] = [];
-  if (!s.streams.length) out.push('no runs recorded yet');
-  for (const b of s.budget) if (b.blocked_until) out.push(`${b.organization}: the API answered 429, blocked until ${b.blocked_until}`);
-  for (const x of s.streams) {
-    const name = `${x.project_id}/${x.pipeline}`;
-    const r = x.last_run;
-    // A sync in progress (a long backfill publishes snapshots as it goes) is healthy while it
-    // started within the allowed age; a run left 'running' by a crash is marked interrupted by the next.
-    if (r?.status === 'running' && now - Date.parse(r.started_at) <= maxAgeMs) continue;
-    if (!r || !HEALTHY.has(r.status)) {
-      out.push(`${name}: last run ${r?.status ?? 'missing'}${r?.error ? ` (${r.error})` : ''}`);
-      continue;
-    }
-    const finished = r.finished_at ? Date.parse(r.finished_at) : NaN;
-    if (!(now - finished <= maxAgeMs)) out.push(`${name}: last run finished ${Number.isNaN(finished) ? 'never' : `${formatDuration(now - finished)} ago`}`);
-  }
-  return out;
-}
 
 const dur = (s: number | null) => (s === null ? '' : formatDuration(s * 1000));
 const num = (n: number | null) => (n === null ? 'unknown' : n.toLocaleString('en-US'));
