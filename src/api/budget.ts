@@ -65,10 +65,11 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
       if (state.blockedUntil <= now && live.length < rate.limit) {
         const entry: LogEntry = { id: ulid(now), start: now, end: null, pid: process.pid, instance: INSTANCE, expires: now + slotTtl };
         live.push(entry);
-        return { entry, waitMs: 0 };
+        return { entry, waitMs: 0, used: live.length, byOthers: false };
       }
       const freeAt = live.length < rate.limit ? now : nthFreeAt(live, live.length - rate.limit, now, rate.windowMs);
-      return { entry: null, waitMs: Math.max(state.blockedUntil, freeAt) - now + MARGIN_MS };
+      // A 429 while this log shows room: someone else (another machine user, another host) spent it.
+      return { entry: null, waitMs: Math.max(state.blockedUntil, freeAt) - now + MARGIN_MS, used: live.length, byOthers: state.blockedUntil > freeAt };
     });
 
   const acquireOnce = async (signal?: AbortSignal): Promise<Slot> => {
@@ -76,7 +77,7 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
     for (;;) {
       if (signal?.aborted) throw new StoppedError('stopped while waiting for rate budget');
       const now = clock.now().getTime();
-      const { entry, waitMs } = await tryTake(now);
+      const { entry, waitMs, used, byOthers } = await tryTake(now);
       if (entry) {
         return {
           release: () =>
@@ -87,8 +88,10 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
         };
       }
       if (waited + waitMs > deps.maxWaitMs) {
-        throw new BudgetExhaustedError(
-          `rate budget of ${rate.limit} requests per ${formatDuration(rate.windowMs)} used up; ` +
+        throw new BudgetExhaustedError(byOthers
+          ? `the API answered 429 while this machine's request log shows ${used} of ${rate.limit} used: another client of this organization spent the budget; ` +
+            `the block ends in ${formatDuration(waitMs)}, longer than --max-wait ${formatDuration(deps.maxWaitMs)}`
+          : `rate budget of ${rate.limit} requests per ${formatDuration(rate.windowMs)} used up; ` +
             `the next slot frees in ${formatDuration(waitMs)}, longer than --max-wait ${formatDuration(deps.maxWaitMs)}`,
           new Date(now + waitMs),
         );
