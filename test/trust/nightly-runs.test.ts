@@ -27,7 +27,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-it('after three nightly runs every interval older than its settle age + one run is settled, and --check is healthy', async () => {
+it('after three nightly runs every interval older than its settle age + one run is settled, and --check is healthy', { timeout: 120_000 }, async () => {
   const clock = new FakeClock(Date.parse('2026-06-10T02:00:00Z'));
   sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 3000, historyDays: 30, seed: 1919, clock }));
   const warehouse = join(tmp.dir, 'w.duckdb');
@@ -55,6 +55,15 @@ it('after three nightly runs every interval older than its settle age + one run 
       conn: wh.conn, clock, warehouse, readPath: cfg.readPath, lake: null, budgetDir: cfg.budgetDir, rate: cfg.rate, maxWaitMs: cfg.maxWaitMs,
     });
     expect(healthProblems(status, { maxAgeMs: 26 * H, facts: await collectHealthFacts(wh.conn, clock) })).toEqual([]);
+    // The organization's backfill, all pipelines together, at the nightly cadence it observed.
+    const [org] = status.backfill;
+    expect(status.backfill).toHaveLength(1);
+    expect(org!.cadence_s! / 3600).toBeCloseTo(24.5, 1);
+    const left = status.streams.reduce((n, x) => n + (x.backfill.complete ? 0 : (x.backfill.remaining_requests ?? 0)), 0);
+    expect(org!.remaining_requests).toBe(left);
+    // 100 requests a night, less a head and a re-read for each of the 7 streams.
+    expect(org!.per_run).toBe(100 - 14);
+    expect(org!.runs).toBe(org!.unknown_streams ? null : Math.ceil(left / 86));
   } finally {
     wh.close();
   }

@@ -33,7 +33,7 @@ const coverage = async (warehouse: string) => {
   }
 };
 
-it('a dry run 6 h after rebuild plans the same re-reads as the warehouse not rebuilt', async () => {
+it('a dry run 6 h after rebuild plans the same re-reads as the warehouse not rebuilt', { timeout: 120_000 }, async () => {
   const clock = new FakeClock(Date.parse('2026-06-10T09:00:00Z'));
   sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 800, historyDays: 4, seed: 19, clock }));
   const warehouse = join(tmp.dir, 'w.duckdb');

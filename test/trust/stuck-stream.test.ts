@@ -23,7 +23,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-it('a stream stopped on the budget in the same open window on 3 consecutive runs makes --check unhealthy, naming it', async () => {
+it('a stream stopped on the budget in the same open window on 3 consecutive runs makes --check unhealthy, naming it', { timeout: 120_000 }, async () => {
   const t0 = Date.parse('2026-06-10T02:00:00Z');
   const clock = new FakeClock(t0);
   // 36,000 new turns a day: a 10 h lag is a head window of about 15 pages.

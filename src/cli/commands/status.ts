@@ -11,7 +11,7 @@ import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
-import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
+import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
@@ -78,6 +78,17 @@ function backfillText(x: StreamStatus): string {
   return `${num(x.backfill.remaining_requests)} requests (~${x.backfill.remaining_hours!.toFixed(1)} h)`;
 }
 
+/** The organization's history, all pipelines together, at the observed cadence of its runs. */
+function backfillLine(b: OrgBackfill): string {
+  const head = `backfill ${b.organization}: `;
+  if (b.runs === 0) return `${head}history complete`;
+  const every = b.cadence_s === null ? 'runs' : Math.abs(b.cadence_s - 86_400) <= 3 * 3600 ? 'nightly runs' : Math.abs(b.cadence_s - 3600) <= 600 ? 'hourly runs' : `runs (one every ${formatDuration(b.cadence_s * 1000)})`;
+  const left = `${num(b.remaining_requests)} requests left over all pipelines${b.unknown_streams ? ` and ${b.unknown_streams} stream(s) reading all history` : ''}`;
+  return b.runs === null
+    ? `${head}${left}; no estimate yet${b.per_run === 0 ? ' (runs have no budget left for backfill)' : ''}`
+    : `${head}${left}: history complete in about ${b.runs} ${every} (about ${num(b.per_run)} requests a run go to backfill)`;
+}
+
 function render(s: Status): string {
   const rows = s.streams.map((x) => ({
     project: x.project_id,
@@ -98,6 +109,7 @@ function render(s: Status): string {
     formatTable(rows),
     '',
     ...s.budget.map((b) => `budget ${b.organization}: ${b.used}/${b.limit} per ${b.window}${b.blocked_until ? `, BLOCKED by a 429 until ${b.blocked_until}` : ''}`),
+    ...s.backfill.map(backfillLine),
   ];
   const lag = s.streams.filter((x) => x.lag_profile.length);
   if (lag.length) {
