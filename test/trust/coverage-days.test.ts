@@ -22,7 +22,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-it('coverage_days tells loaded, settled and missing days apart, in the project\'s zone; page_gaps counts loaded days per source', async () => {
+it('coverage_days tells loaded, settled and missing days apart, in the project\'s zone; page_gaps counts loaded days per source', { timeout: 120_000 }, async () => {
   const t0 = Date.parse('2026-06-10T15:00:00Z');
   const clock = new FakeClock(t0);
   sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 2000, historyDays: 10, seed: 12, clock }));
