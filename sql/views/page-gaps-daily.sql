@@ -2,6 +2,8 @@
 -- assistant turns of each (project_id, day, path). Feedback entries and search terms are left out
 -- (their per-page measures only make sense over a range; see page_gaps). Summed over all days,
 -- each column equals the one of page_gaps.
+-- views_loaded, visitors_loaded, thumbs_loaded, turns_loaded: whether that source's day is in the
+-- warehouse (coverage_days: loaded or settled); a 0 on a day not loaded means "not known", not none.
 CREATE OR REPLACE VIEW page_gaps_daily AS
 WITH views AS (
   SELECT project_id, day, regexp_replace(path, '(.)/+$', '\1') AS path,
@@ -20,6 +22,13 @@ WITH views AS (
          count(*) AS assistant_turns,
          count(*) FILTER (WHERE resolution_status = 'unanswered') AS unanswered_turns
   FROM conversation_days WHERE page_path IS NOT NULL GROUP BY ALL
+), loaded AS (
+  SELECT project_id, day,
+         bool_or(pipeline = 'page_views' AND state <> 'missing')              AS views_loaded,
+         bool_or(pipeline = 'page_visitors' AND state <> 'missing')           AS visitors_loaded,
+         bool_or(pipeline = 'feedback_by_page' AND state <> 'missing')        AS thumbs_loaded,
+         bool_or(pipeline = 'assistant_conversations' AND state <> 'missing') AS turns_loaded
+  FROM coverage_days GROUP BY ALL
 )
 SELECT
   project_id, day, path,
@@ -34,8 +43,13 @@ SELECT
   coalesce(code_reports, 0)   AS code_reports,
   coalesce(assistant_turns, 0)  AS assistant_turns,
   coalesce(unanswered_turns, 0) AS unanswered_turns,
-  CASE WHEN assistant_turns > 0 THEN round(unanswered_turns / assistant_turns, 4) END AS unanswered_rate
+  CASE WHEN assistant_turns > 0 THEN round(unanswered_turns / assistant_turns, 4) END AS unanswered_rate,
+  coalesce(views_loaded, false)    AS views_loaded,
+  coalesce(visitors_loaded, false) AS visitors_loaded,
+  coalesce(thumbs_loaded, false)   AS thumbs_loaded,
+  coalesce(turns_loaded, false)    AS turns_loaded
 FROM views
 FULL JOIN visitors USING (project_id, day, path)
 FULL JOIN thumbs   USING (project_id, day, path)
-FULL JOIN turns    USING (project_id, day, path);
+FULL JOIN turns    USING (project_id, day, path)
+LEFT JOIN loaded   USING (project_id, day);

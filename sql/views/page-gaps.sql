@@ -12,6 +12,10 @@
 -- - search_hits: hits of the search terms whose most clicked page (over all days read) is this page;
 --   low_ctr_searches: up to five of those terms with a click-through rate under 0.2, by hits
 --   (searches_daily only holds the top terms of each day).
+-- - period_days: the project's days from the first to the last day any of these sources has
+--   loaded (coverage_days); views_days_loaded, visitors_days_loaded, thumbs_days_loaded,
+--   turns_days_loaded: how many of them each source has loaded. Sums over sources with different
+--   counts compare different periods.
 CREATE OR REPLACE VIEW page_gaps AS
 -- Views, visitors, thumbs and assistant turns are page_gaps_daily summed over its days (one
 -- definition of each measure and of the path); the rest only makes sense over a range.
@@ -39,6 +43,17 @@ WITH daily AS (
   SELECT project_id, regexp_replace(page, '(.)/+$', '\1') AS path, sum(hits) AS search_hits,
          coalesce(list(search_query ORDER BY hits DESC, search_query) FILTER (WHERE ctr < 0.2), [])[1:5] AS low_ctr_searches
   FROM terms WHERE page IS NOT NULL GROUP BY ALL
+), loaded_days AS (
+  SELECT project_id, day, pipeline FROM coverage_days
+  WHERE state <> 'missing' AND pipeline IN ('page_views', 'page_visitors', 'feedback_by_page', 'assistant_conversations')
+), loaded AS (
+  SELECT project_id,
+         date_diff('day', min(day), max(day)) + 1 AS period_days,
+         count(*) FILTER (WHERE pipeline = 'page_views')              AS views_days_loaded,
+         count(*) FILTER (WHERE pipeline = 'page_visitors')           AS visitors_days_loaded,
+         count(*) FILTER (WHERE pipeline = 'feedback_by_page')        AS thumbs_days_loaded,
+         count(*) FILTER (WHERE pipeline = 'assistant_conversations') AS turns_days_loaded
+  FROM loaded_days GROUP BY ALL
 )
 SELECT
   project_id, path,
@@ -58,8 +73,14 @@ SELECT
   coalesce(unanswered_turns, 0)  AS unanswered_turns,
   CASE WHEN assistant_turns > 0 THEN round(unanswered_turns / assistant_turns, 4) END AS unanswered_rate,
   coalesce(search_hits, 0)    AS search_hits,
-  coalesce(low_ctr_searches, []) AS low_ctr_searches
+  coalesce(low_ctr_searches, []) AS low_ctr_searches,
+  coalesce(period_days, 0)          AS period_days,
+  coalesce(views_days_loaded, 0)    AS views_days_loaded,
+  coalesce(visitors_days_loaded, 0) AS visitors_days_loaded,
+  coalesce(thumbs_days_loaded, 0)   AS thumbs_days_loaded,
+  coalesce(turns_days_loaded, 0)    AS turns_days_loaded
 FROM daily
 FULL JOIN truncated USING (project_id, path)
 FULL JOIN entries   USING (project_id, path)
-FULL JOIN searches  USING (project_id, path);
+FULL JOIN searches  USING (project_id, path)
+LEFT JOIN loaded    USING (project_id);

@@ -32,6 +32,10 @@ export interface Reserved {
   /** The slot taken, or null when none is free; then `waitMs` says when to ask again. */
   slot: string | null;
   waitMs: number;
+  /** Slots that count now. */
+  used: number;
+  /** A 429 block holds past the moment this log would have a free slot: another client spent the budget. */
+  byOthers: boolean;
 }
 
 export interface BudgetStore {

@@ -72,11 +72,14 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
     let waited = 0;
     for (;;) {
       if (signal?.aborted) throw new StoppedError('stopped while waiting for rate budget');
-      const { slot, waitMs } = await store.reserve(policy);
+      const { slot, waitMs, used, byOthers } = await store.reserve(policy);
       if (slot !== null) return { release: () => store.release(slot, policy) };
       if (waited + waitMs > deps.maxWaitMs) {
-        throw new BudgetExhaustedError(
-          `rate budget of ${rate.limit} requests per ${formatDuration(rate.windowMs)} used up; ` +
+        throw new BudgetExhaustedError(byOthers
+          // A 429 while this log shows room: someone else (another machine user, another host) spent it.
+          ? `the API answered 429 while this machine's request log shows ${used} of ${rate.limit} used: another client of this organization spent the budget; ` +
+            `the block ends in ${formatDuration(waitMs)}, longer than --max-wait ${formatDuration(deps.maxWaitMs)}`
+          : `rate budget of ${rate.limit} requests per ${formatDuration(rate.windowMs)} used up; ` +
             `the next slot frees in ${formatDuration(waitMs)}, longer than --max-wait ${formatDuration(deps.maxWaitMs)}`,
           new Date(clock.now().getTime() + waitMs),
         );

@@ -28,10 +28,10 @@ export class FileBudgetStore implements BudgetStore {
       if (state.blockedUntil <= now && live.length < p.limit) {
         const entry: LogEntry = { id: ulid(now), start: now, end: null, pid: process.pid, instance: INSTANCE, expires: now + p.slotTtlMs };
         live.push(entry);
-        return { slot: entry.id, waitMs: 0 };
+        return { slot: entry.id, waitMs: 0, used: live.length, byOthers: false };
       }
       const freeAt = live.length < p.limit ? now : nthFreeAt(live, live.length - p.limit, now, p.windowMs);
-      return { slot: null, waitMs: Math.max(state.blockedUntil, freeAt) - now + p.marginMs };
+      return { slot: null, waitMs: Math.max(state.blockedUntil, freeAt) - now + p.marginMs, used: live.length, byOthers: state.blockedUntil > freeAt };
     });
   }
 

@@ -101,8 +101,10 @@ class RedisBudgetStore implements BudgetStore {
 
   async reserve(p: SlotPolicy): Promise<Reserved> {
     const id = `${this.clock.now().getTime().toString(36)}${randomBytes(6).toString('hex')}`;
-    const [taken, waitMs] = await this.run('reserve', p, id);
-    return taken === 1 ? { slot: id, waitMs: 0 } : { slot: null, waitMs: Number(waitMs) };
+    const [taken, waitMs, blockLeft, , members] = await this.run('reserve', p, id);
+    const used = members.length / 2;
+    // A block while the shared log has room: a client outside this budget store spent it.
+    return taken === 1 ? { slot: id, waitMs: 0, used, byOthers: false } : { slot: null, waitMs: Number(waitMs), used, byOthers: Number(blockLeft) > 0 && used < p.limit };
   }
 
   async release(slot: string, p: SlotPolicy): Promise<void> {

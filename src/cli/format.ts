@@ -25,7 +25,7 @@ export function formatInstant(v: Date | string | null | undefined): string {
 
 /** One project's run, short: for the scheduler's line per run. */
 export function formatRunNote(r: ProjectRunSummary): string {
-  const head = `${r.projectId} ${r.status}, ${n(r.pages)} pages, ${n(r.upserted)} turns`;
+  const head = `${r.projectId}/${r.pipeline} ${r.status}, ${n(r.pages)} pages, ${n(r.upserted)} turns`;
   return r.error ? `${head}: ${r.error}` : head;
 }
 

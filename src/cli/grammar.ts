@@ -30,13 +30,19 @@ export function logLevelOf(env: NodeJS.ProcessEnv): string {
  * its readPath fills DOCS_ETL_READ_PATH and its baseUrl DOCS_API_BASE_URL when unset (in `env`,
  * the command's own copy).
  */
-export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv): void {
+export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv, warn: (message: string) => void = () => {}): void {
   if (cmd.options.some((o) => o.long === '--config')) return;
-  cmd.addOption(new Option('--config <file>', 'JSON config file (checked; this command uses its warehouse and baseUrl)'));
+  cmd.addOption(new Option('--config <file>', 'JSON config file (checked; this command uses its warehouse, readPath, budgetDir, rateLimit and baseUrl)'));
   cmd.hook('preAction', (command) => {
     const path = command.getOptionValue('config') as string | undefined;
     if (path === undefined) return;
     const file = loadConfigFile(path);
+    for (const w of file.pathWarnings) warn(w);
+    // The same budget as sync: its folder (DOCS_ETL_BUDGET_DIR still wins) and its rate.
+    if (env.DOCS_ETL_BUDGET_DIR === undefined && file.budgetDir) env.DOCS_ETL_BUDGET_DIR = file.budgetDir;
+    if (command.options.some((o) => o.long === '--rate-limit') && command.getOptionValue('rateLimit') === undefined && file.rateLimit) {
+      command.setOptionValueWithSource('rateLimit', file.rateLimit, 'config');
+    }
     const hasWarehouse = command.options.some((o) => o.long === '--warehouse');
     if (hasWarehouse && command.getOptionValue('warehouse') === undefined && !env.DOCS_ETL_WAREHOUSE && file.warehouse) {
       command.setOptionValueWithSource('warehouse', file.warehouse, 'config');

@@ -59,7 +59,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   for (const register of COMMANDS) {
     const cmd = register(ctx, (c) => { code = c; });
     cmd.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });
-    acceptConfigFile(cmd, env);
+    acceptConfigFile(cmd, env, (m) => stderr.write(`docs-etl: warning: ${m}\n`));
     showDurationDefaults(cmd);
     program.addCommand(cmd);
   }

@@ -26,6 +26,7 @@ export function parseKeepRaw(v: string): number | null {
 }
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
+import { resolveConfigPaths } from './config-paths.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
 import { parseRequestTimeout } from './request-limits.js';
@@ -177,7 +178,10 @@ export const configFileSchema = z.strictObject({
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
-export function loadConfigFile(path: string): ConfigFile {
+/** A config file as read: its paths resolved against its folder, with the warnings that gave. */
+export type LoadedConfigFile = ConfigFile & { pathWarnings: string[] };
+
+export function loadConfigFile(path: string): LoadedConfigFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -196,7 +200,8 @@ export function loadConfigFile(path: string): ConfigFile {
     const at = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
     throw new UsageError(`config file ${path}: ${at}: ${i.message}`);
   }
-  return r.data;
+  const { file, warnings } = resolveConfigPaths(r.data, path);
+  return { ...file, pathWarnings: warnings };
 }
 
 /**
@@ -237,9 +242,10 @@ export function resolveSyncConfig(
     projects = [{ ...project(id, key, 'DOCS_API_KEY', baseUrl, flags.from ?? null, onWarning), timezone: DEFAULT_TIME_ZONE }];
   }
   const lookbackMs = flags.lookback ?? file?.lookback ?? null;
-  const warnings = lookbackMs === null ? [] : [
+  const warnings = [...(file?.pathWarnings ?? [])];
+  if (lookbackMs !== null) warnings.push(
     `${flags.lookback !== undefined ? '--lookback' : 'the config field lookback'} is deprecated: the planner re-reads recent data on a schedule (--rereads); the lookback span is still re-read on every run, at the cost of requests`,
-  ];
+  );
   const base = defaultSyncConfig(warehouse, projects);
   return {
     ...base,

@@ -7,7 +7,7 @@ import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../core/clock.js';
 import { formatDuration } from '../core/duration.js';
 import { FatalError, messageOf } from '../core/errors.js';
-import { openWarehouse } from '../load/warehouse.js';
+import { openWarehouse, probeWriteLock } from '../load/warehouse.js';
 import { writerLockHolder } from '../load/writer-lock.js';
 import { defaultReadPath } from '../publish/snapshot.js';
 import { fail, ok, warn, type CheckResult } from './check.js';
@@ -59,12 +59,16 @@ export async function checkWarehouse(warehouse: string): Promise<CheckResult> {
   try {
     const wh = await openWarehouse(path, { readOnly: true });
     wh.close();
+    // Readers share the file; a writer needs it alone: a program holding it read-only lets the
+    // read-only open above in but stops every sync.
+    await probeWriteLock(path);
     return ok('warehouse', 'opens; no other process holds it', { subject: path });
   } catch (err) {
     const msg = messageOf(err);
     const pid = /PID (\d+)/.exec(msg)?.[1];
     if (err instanceof FatalError && /held open by another program/.test(msg)) {
-      return fail('warehouse', `held by another process${pid ? ` (PID ${pid})` : ''}`,
+      const who = /held open by another program \(PID \d+: ([^)]*)\)/.exec(msg)?.[1];
+      return fail('warehouse', `held by another process${pid ? ` (PID ${pid}${who ? `: ${who}` : ''})` : ''}`,
         `another program${pid ? ` (ps -p ${pid})` : ''} has the warehouse file open, which stops every sync: close it, or point it at the read snapshot ${defaultReadPath(path)}`,
         { subject: path, data: { pid: pid ? Number(pid) : null } });
     }

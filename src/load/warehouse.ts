@@ -88,6 +88,21 @@ function damagedError(path: string, msg: string): FatalError {
   return new FatalError(`warehouse ${path} is damaged or not a DuckDB file: ${msg.split('\n')[0]}`);
 }
 
+/**
+ * Whether a writer could open the file now: opens it read-write without migrating and closes it at
+ * once. A program holding it read-only (a BI tool on the writer's file) lets readers in but stops
+ * every sync; this names it (FatalError "held open by ..."). Call only when no docs-etl writer runs.
+ */
+export async function probeWriteLock(path: string): Promise<void> {
+  const full = resolve(path);
+  try {
+    const instance = await DuckDBInstance.create(full, { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    instance.closeSync();
+  } catch (err) {
+    throw openError(full, err);
+  }
+}
+
 function openError(path: string, err: unknown, readPath?: string): FatalError {
   const msg = messageOf(err);
   const pid = /PID (\d+)/.exec(msg)?.[1];

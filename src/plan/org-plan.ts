@@ -4,7 +4,10 @@
 // within each, pipelines by priority and projects in turn (fair shares). Heads, catch-up, open
 // windows and settle reads at their deadline are always planned (a budget stop is reported if they
 // cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads only
-// while their estimated requests fit the budget available now, in that order.
+// while their estimated requests fit the budget available now, in that order. Once a due re-read
+// (a settle read within its slack, a recheck) of any stream does not fit, no backfill, sweep or keyed
+// read is admitted after it: a smaller, lower-ranked window that happens to fit never displaces a
+// due re-read (late statuses would otherwise stay stale for days under a nightly schedule).
 import type { Purpose } from '../core/window.js';
 import type { PlannedWindow } from './planner.js';
 
@@ -37,6 +40,11 @@ export interface OrgPlan {
 const RANK: Record<Purpose, number> = { head: 1, catchup: 2, settle: 3, recheck: 4, backfill: 5, sweep: 6, keyed: 7 };
 const OPTIONAL = new Set<Purpose>(['recheck', 'backfill', 'sweep', 'keyed']);
 
+/** Re-reads (settle, recheck): a deferred one holds back every optional window ranked after them. */
+export const isReread = (p: Purpose): boolean => p === 'settle' || p === 'recheck';
+/** Ranked after the re-reads: backfill, sweeps, keyed reads. */
+export const isAfterRereads = (p: Purpose): boolean => RANK[p] > RANK.recheck;
+
 export function planOrg(streams: readonly StreamPlan[], availableRequests: number): OrgPlan {
   const entries = streams.flatMap((s) =>
     s.windows.map((w, i) => ({
@@ -57,15 +65,18 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
   // Once a stream's optional window of a purpose waits, its later (older) ones of that purpose wait
   // too: a smaller old window never jumps ahead of a newer one that did not fit.
   const waiting = new Set<string>();
+  let rereadDeferred = false;
   for (const { entry } of entries) {
     const k = `${entry.pipeline}\u0000${entry.projectId}\u0000${entry.window.purpose}`;
+    const purpose = entry.window.purpose;
     if (!entry.optional) selected.push(entry);
-    else if (!waiting.has(k) && entry.window.estRequests <= budget) {
+    else if (!waiting.has(k) && !(rereadDeferred && isAfterRereads(purpose)) && entry.window.estRequests <= budget) {
       selected.push(entry);
       budget -= entry.window.estRequests;
     } else {
       waiting.add(k);
       deferred.push(entry);
+      if (isReread(purpose)) rereadDeferred = true;
     }
   }
   return { selected, deferred, reserve };

@@ -42,6 +42,7 @@ export function renderFreshness(d: ReportData, now: Date): Html {
   const runs: Column<RunRow>[] = [
     { label: 'Started', cell: (r) => utc(r.startedAt), sortKey: (r) => r.startedAt.getTime() },
     { label: 'Project', cell: (r) => r.projectId },
+    { label: 'Pipeline', cell: (r) => r.pipeline },
     { label: 'Status', cell: (r) => html`<span class="status ${statusClass(r.status)}">${r.status}</span>` },
     { label: 'Duration', cell: (r) => (r.finishedAt ? span(r.finishedAt.getTime() - r.startedAt.getTime()) : '–'), sortKey: (r) => (r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null) },
     { label: 'Requests', cell: (r) => count(r.requests), sortKey: (r) => r.requests },

@@ -4,6 +4,7 @@ import { count, countChange, percent, pointChange, rate } from './format.js';
 import { html, type Html } from './html.js';
 import type { ReportData, Totals } from './report-data.js';
 import type { ReportPeriod } from './period.js';
+import { comparisonGap } from './render-coverage.js';
 
 interface Metric {
   name: string;
@@ -42,6 +43,8 @@ export function periodLabel(p: ReportPeriod): string {
 }
 
 export function renderHeadline(d: ReportData, p: ReportPeriod): Html {
+  // A comparison with a period that was never loaded would be a made-up change (+2812%).
+  const gap = comparisonGap(d, p);
   const cards = METRICS.map((m) => {
     const now = m.value(d.current);
     const before = m.value(d.previous);
@@ -51,7 +54,9 @@ export function renderHeadline(d: ReportData, p: ReportPeriod): Html {
       : m.name === 'clarifying_share' ? html`<div class="detail">${count(d.current.clarifyingQuestions)} clarifying turns</div>` : '';
     return html`<div class="metric" data-metric="${m.name}" data-value="${now ?? ''}" data-previous="${before ?? ''}" title="${m.help}">
 <div class="label">${m.label}</div><div class="value">${m.show(d.current)}</div>${detail}
-<div class="change ${trend}">${change} <span class="vs">vs ${m.show(d.previous)} in ${p.prevFrom} → ${p.prevTo}</span></div>
+${gap === null
+    ? html`<div class="change ${trend}">${change} <span class="vs">vs ${m.show(d.previous)} in ${p.prevFrom} → ${p.prevTo}</span></div>`
+    : html`<div class="change flat" data-no-comparison><span class="vs">${gap}</span></div>`}
 </div>`;
   });
   return html`<section id="headline" aria-labelledby="h-headline">

@@ -7,6 +7,7 @@ import { html, raw, scriptJson, type Html } from './html.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { PAGE_STYLE } from './page-style.js';
 import { periodLabel, renderEmptyState, renderHeadline } from './render-headline.js';
+import { renderCoverage } from './render-coverage.js';
 import { renderFreshness, renderStaleBanner } from './render-freshness.js';
 import { pageGapsTable } from './render-page-gaps.js';
 import { categoriesTable, neverCitedTable, pagesTable, questionsTable, section, sourcesTable } from './render-tables.js';
@@ -61,7 +62,7 @@ export function renderPage(input: PageInput): string {
   const scope = input.projectId ?? (d.projects.length ? d.projects.join(', ') : 'no project yet');
   const body = empty
     ? html`${empty}`
-    : html`${renderHeadline(d, p)}${charts()}${categoryCharts(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
+    : html`${renderHeadline(d, p)}${renderCoverage(d, p)}${charts()}${categoryCharts(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
   const vendor = vendorScripts();
   // The data element is not executed (type application/json), so it needs no hash. Without charts the
   // library stays out; the page script still makes the tables sortable.

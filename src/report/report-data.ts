@@ -58,7 +58,14 @@ export interface ReportData {
   neverCited: NeverCitedRow[];
   freshness: FreshnessRow[];
   runs: RunRow[];
+  /**
+   * Complete days of each source loaded in the period (today left out) and in the period before
+   * (coverage_days); a source with no stream is absent.
+   */
+  coverage: CoverageRow[];
 }
+
+export interface CoverageRow { pipeline: string; loaded: number; prevLoaded: number }
 
 type Row = Record<string, unknown>;
 
@@ -181,6 +188,7 @@ export async function readReportData(conn: DuckDBConnection, scope: Scope, proje
       lastRunAt: date(r.last_run_at), lastFinishedAt: date(r.last_finished_at), lastStatus: optStr(r.last_status),
       lastError: optStr(r.last_error), quarantined: num(r.quarantined),
     })),
+    coverage: (await rows(conn, 'coverage', p)).map((r) => ({ pipeline: str(r.pipeline), loaded: num(r.loaded), prevLoaded: num(r.prev_loaded) })),
     runs: (await rows(conn, 'recent-runs', { ...p, limit: LIMITS.runs })).map((r) => ({
       projectId: str(r.project_id), pipeline: str(r.pipeline), status: str(r.status), startedAt: date(r.started_at)!,
       finishedAt: date(r.finished_at), requests: num(r.requests), rowsUpserted: num(r.rows_upserted),

@@ -119,23 +119,33 @@ export async function runRebuild(
   }
 }
 
-/** The parts of the coverage map inside the union of these windows. */
-function intersect(map: readonly CoverageInterval[], windows: readonly { from: number; to: number }[]): CoverageInterval[] {
+/**
+ * The parts of the coverage map inside the union of these windows. Each part keeps its interval's
+ * read ages, reads and settled flag (rebuilding settles nothing: a re-read still due stays due), and
+ * parts of different intervals are never joined: joining them would give the whole map the first
+ * interval's `settled` and `readAt`, and the rechecks and settle reads still due would be lost.
+ */
+export function intersect(map: readonly CoverageInterval[], windows: readonly { from: number; to: number }[]): CoverageInterval[] {
+  const spans = union(windows);
   const out: CoverageInterval[] = [];
   for (const iv of map) {
-    for (const w of windows) {
+    for (const w of spans) {
       const from = Math.max(iv.from, w.from);
       const to = Math.min(iv.to, w.to);
-      if (from < to) out.push({ ...iv, from, to, rows: null });
+      // A whole interval keeps its row count (an empty one marks where history ran out).
+      if (from < to) out.push({ ...iv, from, to, rows: from === iv.from && to === iv.to ? iv.rows : null });
     }
   }
-  out.sort((a, b) => a.from - b.from);
-  // Overlapping windows (a head over the previous head's end) give overlapping pieces: join them.
-  const joined: CoverageInterval[] = [];
-  for (const iv of out) {
+  return out.sort((a, b) => a.from - b.from);
+}
+
+/** The windows as disjoint spans (a head overlaps the previous head's end). */
+function union(windows: readonly { from: number; to: number }[]): { from: number; to: number }[] {
+  const joined: { from: number; to: number }[] = [];
+  for (const w of [...windows].sort((a, b) => a.from - b.from)) {
     const last = joined.at(-1);
-    if (last && iv.from <= last.to) last.to = Math.max(last.to, iv.to);
-    else joined.push({ ...iv });
+    if (last && w.from <= last.to) last.to = Math.max(last.to, w.to);
+    else joined.push({ from: w.from, to: w.to });
   }
   return joined;
 }

@@ -6,14 +6,14 @@ import { ulid } from 'ulid';
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../core/clock.js';
-import { BudgetExhaustedError, StoppedError, messageOf } from '../core/errors.js';
+import { BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../core/errors.js';
 import type { CoverageInterval } from '../core/intervals.js';
 import type { Logger } from '../core/logger.js';
 import { formatWindow, isDated, spanMs } from '../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
 import { planKeys } from '../plan/keyed.js';
-import { planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
+import { isAfterRereads, isReread, planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
 import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageSize } from '../pipeline/definition.js';
@@ -113,6 +113,20 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   const fitted = new WeakSet<PlanEntry>();
   /** Day windows already read once more after a failure. */
   const retried = new WeakSet<PlanEntry>();
+  /**
+   * A due re-read (of any stream) was deferred for lack of budget: no backfill, sweep or keyed read
+   * is admitted after it in this run, however small (issue 19: re-reads before backfill).
+   */
+  let rereadDeferred = false;
+  /**
+   * Fail fast, say it once: a 401 (the key) stops every stream of the organization; a 404 before
+   * anything of the project answered stops every stream of the project (its id is wrong). Their
+   * other streams fail with the same message without a request.
+   */
+  let orgFailure: NotReadError | null = null;
+  const projectFailure = new Map<string, NotReadError>();
+  /** Projects with an endpoint that answered (this run, or earlier: coverage): the project exists. */
+  const answered = new Set(streams.filter((s) => s.coverage.length).map((s) => s.projectId));
   let halt: 'budget_exhausted' | 'stopped' | null = null;
   let haltError: unknown = null;
   while (queue.length && !halt) {
@@ -121,6 +135,11 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     const s = byKey.get(k)!;
     const summary = summaries.get(k)!;
     if (summary.status === 'failed') continue;
+    const stopped = orgFailure ?? projectFailure.get(e.projectId);
+    if (stopped) {
+      fail(summary, stopped);
+      continue;
+    }
     if (deps.mergeFailed(e.pipeline, e.projectId)) {
       fail(summary, new Error('its landed pages could not be merged; reading stopped'));
       continue;
@@ -135,11 +154,13 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       continue;
     }
     const waitKey = `${k}\u0000${e.window.purpose}`;
-    if (e.optional && !e.window.resume && !fitted.has(e) && (waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
+    const held = rereadDeferred && isAfterRereads(e.window.purpose);
+    if (e.optional && !e.window.resume && !fitted.has(e) && (held || waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
       // Later windows of the stream with the same purpose wait too, so its gaps are still read
-      // newest first; a recheck that waits does not hold back the backfill.
-      const head = waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
+      // newest first; a re-read that waits holds back every backfill, sweep and keyed read.
+      const head = held || waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
       waiting.add(waitKey);
+      if (isReread(e.window.purpose)) rereadDeferred = true;
       summary.deferred++;
       // A backfill window too large for what is left is read in part: its newest part that fits.
       if (head) {
@@ -158,6 +179,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
         onRequest: () => { summary.requests++; },
         onLanded: (f) => {
+          answered.add(e.projectId);
           run.pages++;
           summary.pages++;
           deps.onLanded(f);
@@ -206,8 +228,13 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         halt = 'stopped';
         haltError = err;
       } else {
-        fail(summary, err);
-        log.error({ err: messageOf(err) }, 'stream failed');
+        const scope = failureScope(err, answered.has(e.projectId));
+        const named = scope === 'endpoint' ? endpointMissing(s, e.projectId) : err;
+        fail(summary, named);
+        const notRead = new NotReadError(`not read: ${e.projectId}/${e.pipeline} answered ${(err as FatalError).status} (${messageOf(named)})`, (err as FatalError).status);
+        if (scope === 'organization') orgFailure = notRead;
+        if (scope === 'project') projectFailure.set(e.projectId, notRead);
+        log.error({ err: messageOf(named) }, scope === 'organization' ? 'organization stopped' : scope === 'project' ? 'project stopped' : 'stream failed');
       }
     }
   }
@@ -223,6 +250,28 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     } else summary.status = 'succeeded';
   }
   return [...summaries.values()];
+}
+
+/**
+ * How far a fatal answer reaches: a 401 is the organization's key; a 404 is the project's id unless
+ * another endpoint of the project answered (then the project lacks this export); anything else
+ * stops the stream only.
+ */
+function failureScope(err: unknown, projectAnswered: boolean): 'organization' | 'project' | 'endpoint' | 'stream' {
+  if (!(err instanceof FatalError)) return 'stream';
+  if (err.status === 401) return 'organization';
+  if (err.status === 404) return projectAnswered ? 'endpoint' : 'project';
+  return 'stream';
+}
+
+/** A stream not read because another stream's answer stopped its organization or project (said once, there). */
+export class NotReadError extends FatalError {
+  override name = 'NotReadError';
+}
+
+function endpointMissing(s: OrgStream, projectId: string): FatalError {
+  const path = s.pipeline.endpoint.replace('{projectId}', encodeURIComponent(projectId));
+  return new FatalError(`GET ${path} answered 404: the project may not have this export; leave it out with --pipelines`, 404);
 }
 
 function fail(summary: ProjectRunSummary, err: unknown): void {

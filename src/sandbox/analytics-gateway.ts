@@ -55,7 +55,7 @@ export async function handleAnalytics(twin: AnalyticsTwin, req: IncomingMessage,
     return;
   }
   const handler = analyticsRoute(m![2] ?? '');
-  if (!handler) {
+  if (!handler || twin.opts.missingEndpoints?.[projectId]?.includes(m![2] ?? '')) {
     sendError(res, 404, 'Not found: no such analytics endpoint');
     return;
   }

@@ -59,6 +59,11 @@ export interface SandboxOptions {
   nonEnterpriseKeys: string[];
   /** Projects that exist (others → 404). Every key may read every project. */
   projects: string[];
+  /**
+   * Exports a project does not have (its endpoint answers 404 "Not found" while the others answer),
+   * by project id: endpoint paths after `/v1/analytics/{projectId}`, e.g. `{ demo: ['/searches'] }`.
+   */
+  missingEndpoints?: Record<string, string[]>;
   /** Turns of history per project, spread over `historyDays` before the sandbox's start time (not with `traffic`). */
   conversations: number;
   historyDays: number;

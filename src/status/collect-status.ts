@@ -52,6 +52,22 @@ export interface Status {
   budget: BudgetStatus[];
   /** Where the request logs are: the budget folder, or the Redis URL with its password redacted. */
   budget_store: string;
+  /** Per organization: all its streams' backfill together, at the runs' observed cadence. */
+  backfill: OrgBackfill[];
+}
+
+export interface OrgBackfill {
+  organization: string;
+  /** Backfill requests left over every stream of the organization (those with an estimate). */
+  remaining_requests: number;
+  /** Streams whose backfill is not done but has no estimate yet (all history, density unknown). */
+  unknown_streams: number;
+  /** Median gap between run starts (s); null with fewer than two runs. */
+  cadence_s: number | null;
+  /** Requests a run can give to backfill: the budget a run gets (one window's, or its share at shorter cadences), less a head and a re-read per stream. */
+  per_run: number;
+  /** Runs at that cadence until history is complete (null: unknown or not reachable). */
+  runs: number | null;
 }
 
 export interface StatusInput {
@@ -148,6 +164,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
   return {
     checked_at: new Date(now).toISOString(), warehouse: i.warehouse, read_path: i.readPath, lake: i.lake, streams, budget: [...budgets.values()],
     budget_store: backend.where,
+    backfill: orgBackfill(streams, cadence, i),
   };
 }
 
@@ -168,4 +185,29 @@ function keepUpWarnings(s: StreamStatus, d: number | null, size: number, cadence
     `runs every ${every} at ${Math.round(perDay / 1000)}k turns/day need about ${need} requests (${hours.toFixed(1)} h of budget) a run: ` +
     `run more often (hourly needs ${Math.ceil((2 * perDay) / 24 / size) + 1}) or allow --max-wait ${Math.ceil(hours)}h`,
   ];
+}
+
+/**
+ * One organization's backfill, all pipelines together: they share one budget, so the streams'
+ * own estimates (each as if it had the whole budget) add up. A run gets the budget of one window
+ * (plus what --max-wait lets free up) and spends about a head and a re-read per stream first.
+ */
+function orgBackfill(streams: readonly StreamStatus[], cadence: ReadonlyMap<string, number>, i: StatusInput): OrgBackfill[] {
+  const out: OrgBackfill[] = [];
+  for (const org of [...new Set(streams.map((s) => s.organization))]) {
+    const mine = streams.filter((s) => s.organization === org);
+    const left = mine.filter((s) => !s.backfill.complete);
+    const gaps = mine.map((s) => cadence.get(`${s.project_id}\u0000${s.pipeline}`)).filter((c): c is number => c !== undefined && c > 0).sort((a, b) => a - b);
+    const cadenceS = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : null;
+    // Runs further apart than the window each start with the whole budget; closer ones share it.
+    const windows = cadenceS === null ? 1 : Math.min(1, (cadenceS * 1000) / i.rate.windowMs);
+    const perRun = Math.max(0, Math.floor(i.rate.limit * windows) - 2 * mine.length);
+    const remaining = left.reduce((n, s) => n + (s.backfill.remaining_requests ?? 0), 0);
+    const unknown = left.filter((s) => s.backfill.remaining_requests === null).length;
+    out.push({
+      organization: org, remaining_requests: remaining, unknown_streams: unknown, cadence_s: cadenceS, per_run: perRun,
+      runs: unknown || !left.length ? (left.length ? null : 0) : perRun > 0 ? Math.ceil(remaining / perRun) : null,
+    });
+  }
+  return out;
 }

@@ -34,7 +34,8 @@ describe('docs-etl init', () => {
     const loaded = loadConfigFile(file);
     // No deprecated field: a sync from a starter config gives no warning.
     expect(loaded.lookback).toBeUndefined();
-    expect(loaded).toMatchObject({ warehouse: 'state/warehouse.duckdb', rereads: DEFAULT_REREADS, maxWait: 900_000,
+    // Its paths are relative to the file's folder (issue 19).
+    expect(loaded).toMatchObject({ warehouse: join(tmp.dir, 'state', 'warehouse.duckdb'), rereads: DEFAULT_REREADS, maxWait: 900_000,
       rateLimit: { limit: 100, windowMs: 3_600_000 }, projects: [{ id: 'your-project-id', apiKeyEnv: 'DOCS_API_KEY', timezone: 'UTC' }] });
     const cfg = resolveSyncConfig({ config: file }, { DOCS_API_KEY: 'mint_x' });
     expect(cfg.projects[0]).toMatchObject({ projectId: 'your-project-id', timezone: 'UTC', backfillFrom: null });

@@ -2,6 +2,8 @@
 // unknown project, a held warehouse and a used-up budget each give ✗ with the fix; one request per
 // project, spent through the persisted request budget.
 import { spawn } from 'node:child_process';
+import { holdDuckDb } from '../helpers/holder.js';
+import { openWarehouse } from '../../src/load/warehouse.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -141,10 +143,28 @@ describe('docs-etl doctor', () => {
       await waitFor(() => out.includes('held'), 15_000);
       const r = await doctor(['--warehouse', warehouse]);
       expect(r.code).toBe(1);
-      expect(r.out).toContain(`✗ warehouse ${warehouse}: held by another process (PID ${holder.pid}) → fix: another program (ps -p ${holder.pid}) has the warehouse file open, which stops every sync: close it, or point it at the read snapshot ${join(dirname(warehouse), 'read', 'w.duckdb')}`);
+      // Named by its PID and its command line (issue 19).
+      const fix = `→ fix: another program (ps -p ${holder.pid}) has the warehouse file open, which stops every sync: close it, or point it at the read snapshot ${join(dirname(warehouse), 'read', 'w.duckdb')}`;
+      expect(line(r.lines, 'warehouse').startsWith(`✗ warehouse ${warehouse}: held by another process (PID ${holder.pid}: ${process.execPath} --input-type=module -e `)).toBe(true);
+      expect(line(r.lines, 'warehouse').endsWith(`) ${fix}`)).toBe(true);
     } finally {
       holder.kill('SIGTERM');
       await new Promise((resolve) => holder.on('close', resolve));
     }
+  });
+
+  it('a warehouse another program holds read-only (readers get in, a sync would not): ✗ naming the program', async () => {
+    const warehouse = join(tmp.dir, 'held-ro', 'w.duckdb');
+    (await openWarehouse(warehouse)).close();
+    const holder = await holdDuckDb(warehouse, 'ro');
+    try {
+      const r = await doctor(['--warehouse', warehouse]);
+      expect(r.code).toBe(1);
+      expect(line(r.lines, 'warehouse')).toMatch(new RegExp(`^✗ warehouse .*: held by another process \\(PID ${holder.pid}: \\S*node \\S*duckdb-holder\\.mjs .*w\\.duckdb ro\\) → fix: another program \\(ps -p ${holder.pid}\\)`));
+    } finally {
+      await holder.close();
+    }
+    // Released: all good again.
+    expect(line((await doctor(['--warehouse', warehouse])).lines, 'warehouse')).toMatch(/^✓ warehouse .*: opens; no other process holds it$/);
   });
 });

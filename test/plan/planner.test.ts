@@ -163,10 +163,24 @@ describe('planOrg', () => {
   });
 
   it('heads and settle reads are always planned; rechecks and backfill only as far as the budget goes', () => {
-    // 99 available: one request kept in reserve for the head, 95 for head and settle, 3 left.
+    // 99 available: one request kept in reserve for the head, 95 for head and settle, 3 left: the
+    // recheck (10) does not fit, and the backfill (3) that would fit waits behind it (issue 19).
     const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 50), w('settle', 45), w('recheck', 10), w('backfill', 3)] }], 99);
-    expect(plan.selected.map((e) => e.window.purpose)).toEqual(['head', 'settle', 'backfill']);
-    expect(plan.deferred.map((e) => e.window.purpose)).toEqual(['recheck']);
+    expect(plan.selected.map((e) => e.window.purpose)).toEqual(['head', 'settle']);
+    expect(plan.deferred.map((e) => e.window.purpose)).toEqual(['recheck', 'backfill']);
+    // With room for the recheck, the backfill follows it.
+    const roomy = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('head', 50), w('settle', 45), w('recheck', 10), w('backfill', 3)] }], 110);
+    expect(roomy.selected.map((e) => e.window.purpose)).toEqual(['head', 'settle', 'recheck', 'backfill']);
+  });
+
+  it('a due re-read of one pipeline is never displaced by a smaller backfill of another that fits', () => {
+    const settle = { ...w('settle', 30), canWait: true };
+    const plan = planOrg([
+      { projectId: 'a', pipeline: 'feedback', priority: 1, windows: [w('head', 1), settle] },
+      { projectId: 'a', pipeline: 'page_views', priority: 2, windows: [w('head', 1), w('backfill', 1), w('backfill', 1)] },
+    ], 12);
+    expect(plan.selected.map((e) => `${e.pipeline}:${e.window.purpose}`)).toEqual(['feedback:head', 'page_views:head']);
+    expect(plan.deferred.map((e) => `${e.pipeline}:${e.window.purpose}`)).toEqual(['feedback:settle', 'page_views:backfill', 'page_views:backfill']);
   });
 
   it('backfill stays newest first: a smaller, older window never jumps ahead of one that did not fit', () => {

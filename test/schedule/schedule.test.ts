@@ -67,7 +67,7 @@ describe('docs-etl schedule', () => {
     expect(lines.length).toBeGreaterThanOrEqual(3);
     const iso = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
     for (const line of lines) {
-      expect(line).toMatch(new RegExp(`^${iso} sync finished in \\S+ \\(demo (succeeded|stopped), [\\d,]+ pages, [\\d,]+ turns(; lake .*)?\\); next run ${iso}$`));
+      expect(line).toMatch(new RegExp(`^${iso} sync finished in \\S+ \\(demo/assistant_conversations (succeeded|stopped), [\\d,]+ pages, [\\d,]+ turns(; lake .*)?\\); next run ${iso}$`));
     }
     const starts = lines.map((l) => Date.parse(l.split(' ')[0]!));
     const nexts = lines.map((l) => Date.parse(l.split(' ').at(-1)!));

@@ -12,7 +12,8 @@ import { explainReadError } from '../../load/warehouse.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { parseRedisUrl } from '../../api/redis-url.js';
-import { collectStatus, type Status, type StreamStatus } from '../../status/collect-status.js';
+import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
+import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -25,9 +26,6 @@ interface StatusFlags {
   runs: number;
   json?: boolean;
 }
-
-/** A tick stopped by the rate budget is a normal outcome: the next run continues. */
-const HEALTHY = new Set(['succeeded', 'budget_exhausted']);
 
 export const statusCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('status')
@@ -50,7 +48,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
         if (flags.check) {
-          const bad = problems(status, flags.maxAge);
+          const bad = healthProblems(status, { maxAgeMs: flags.maxAge, facts: await collectHealthFacts(wh.conn, systemClock) });
           ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${status.streams.length} stream(s) synced within ${formatDuration(flags.maxAge)}\n`);
           setExitCode(bad.length ? EXIT.failed : EXIT.ok);
           return;
@@ -81,27 +79,6 @@ function budgetUrlFromEnv(env: NodeJS.ProcessEnv): string | null {
   return url;
 }
 
-function problems(s: Status, maxAgeMs: number): string[] {
-  const now = Date.parse(s.checked_at);
-  const out: string[] = [];
-  if (!s.streams.length) out.push('no runs recorded yet');
-  for (const b of s.budget) if (b.blocked_until) out.push(`${b.organization}: the API answered 429, blocked until ${b.blocked_until}`);
-  for (const x of s.streams) {
-    const name = `${x.project_id}/${x.pipeline}`;
-    const r = x.last_run;
-    // A sync in progress (a long backfill publishes snapshots as it goes) is healthy while it
-    // started within the allowed age; a run left 'running' by a crash is marked interrupted by the next.
-    if (r?.status === 'running' && now - Date.parse(r.started_at) <= maxAgeMs) continue;
-    if (!r || !HEALTHY.has(r.status)) {
-      out.push(`${name}: last run ${r?.status ?? 'missing'}${r?.error ? ` (${r.error})` : ''}`);
-      continue;
-    }
-    const finished = r.finished_at ? Date.parse(r.finished_at) : NaN;
-    if (!(now - finished <= maxAgeMs)) out.push(`${name}: last run finished ${Number.isNaN(finished) ? 'never' : `${formatDuration(now - finished)} ago`}`);
-  }
-  return out;
-}
-
 const dur = (s: number | null) => (s === null ? '' : formatDuration(s * 1000));
 const num = (n: number | null) => (n === null ? 'unknown' : n.toLocaleString('en-US'));
 
@@ -109,6 +86,17 @@ function backfillText(x: StreamStatus): string {
   if (x.backfill.complete) return 'done';
   if (x.backfill.remaining_requests === null) return 'in progress (all history: until an empty week)';
   return `${num(x.backfill.remaining_requests)} requests (~${x.backfill.remaining_hours!.toFixed(1)} h)`;
+}
+
+/** The organization's history, all pipelines together, at the observed cadence of its runs. */
+function backfillLine(b: OrgBackfill): string {
+  const head = `backfill ${b.organization}: `;
+  if (b.runs === 0) return `${head}history complete`;
+  const every = b.cadence_s === null ? 'runs' : Math.abs(b.cadence_s - 86_400) <= 3 * 3600 ? 'nightly runs' : Math.abs(b.cadence_s - 3600) <= 600 ? 'hourly runs' : `runs (one every ${formatDuration(b.cadence_s * 1000)})`;
+  const left = `${num(b.remaining_requests)} requests left over all pipelines${b.unknown_streams ? ` and ${b.unknown_streams} stream(s) reading all history` : ''}`;
+  return b.runs === null
+    ? `${head}${left}; no estimate yet${b.per_run === 0 ? ' (runs have no budget left for backfill)' : ''}`
+    : `${head}${left}: history complete in about ${b.runs} ${every} (about ${num(b.per_run)} requests a run go to backfill)`;
 }
 
 function render(s: Status): string {
@@ -132,6 +120,7 @@ function render(s: Status): string {
     formatTable(rows),
     '',
     ...s.budget.map((b) => `budget ${b.organization}: ${b.used}/${b.limit} per ${b.window}${b.blocked_until ? `, BLOCKED by a 429 until ${b.blocked_until}` : ''}`),
+    ...s.backfill.map(backfillLine),
   ];
   const lag = s.streams.filter((x) => x.lag_profile.length);
   if (lag.length) {

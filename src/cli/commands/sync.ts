@@ -8,6 +8,7 @@ import { exportLakeAfterRun } from '../lake-after-run.js';
 import { MEMORY, parseKeepRaw, resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { formatRereads, parseRereads, DEFAULT_REREADS } from '../../plan/schedule.js';
 import { createProgressLine } from '../../run/progress.js';
+import { NotReadError } from '../../run/run-org.js';
 import { runSync } from '../../run/sync.js';
 import { formatPlan } from '../format-plan.js';
 import { formatRunLine } from '../format.js';
@@ -89,8 +90,12 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
       for (const r of result.runs) ctx.stdout.write(`${formatRunLine(r)}\n`);
       // Errors may quote a server: one clean line, no key (serverText), whatever the run stored.
       const secrets = [...cfg.projects.map((p) => p.apiKey), ...secretsOf(ctx.env)];
+      // Fail fast, say it once: streams not read because another one's answer stopped their
+      // organization or project (401, unknown project) have no error line of their own.
       for (const r of result.runs) {
-        if (r.status === 'failed') ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${serverText(r.error ?? 'failed', secrets, 2000)}\n`);
+        if (r.status === 'failed' && !(r.cause instanceof NotReadError)) {
+          ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${serverText(r.error ?? 'failed', secrets, 2000)}\n`);
+        }
       }
       if (result.published) ctx.stdout.write(`read snapshot published: ${result.published.path}\n`);
       let exitCode = result.exitCode;

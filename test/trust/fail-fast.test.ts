@@ -1,0 +1,55 @@
+// Issue 19, item 8: fail fast, say it once. A 401 stops the organization after one request; a
+// project whose every endpoint 404s stops after one request; a 404 on one endpoint while another
+// endpoint of the project answered names that endpoint and stops that pipeline only.
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'mint_trust_failfast_key_1';
+const ALL = 'assistant_conversations,feedback,page_views,page_visitors,searches,assistant_callers,feedback_by_page';
+let sb: Sandbox;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  tmp = tempDir('docs-etl-failfast-');
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 300, historyDays: 3, seed: 8, missingEndpoints: { demo: ['/searches'] } }));
+});
+afterAll(async () => {
+  await sb.close();
+  tmp.cleanup();
+});
+
+const env = (extra: Record<string, string> = {}) => cliEnv({
+  DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', DOCS_PIPELINES: ALL, LOG_LEVEL: 'silent',
+  DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget'), ...extra,
+});
+const errorLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('docs-etl: error:'));
+
+it('a wrong key: one request for the whole organization, one error line, every stream failed', async () => {
+  const before = sb.requestLog('mint_wrong_key_000000001').length;
+  const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'k.duckdb'), '--from', '2026-01-01'], env({ DOCS_API_KEY: 'mint_wrong_key_000000001' }));
+  expect(r.code).toBe(1);
+  expect(sb.requestLog('mint_wrong_key_000000001').length - before).toBe(1);
+  expect(errorLines(r.stderr)).toEqual(['docs-etl: error: demo: the API key was rejected (401): check DOCS_API_KEY']);
+  // Each pipeline's run line names it and says it failed.
+  for (const p of ALL.split(',')) expect(r.stdout).toMatch(new RegExp(`^demo/${p}: failed`, 'm'));
+});
+
+it('an unknown project: one request, one line', async () => {
+  const before = sb.requestLog(KEY).length;
+  const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'p.duckdb'), '--project', 'nope'], env());
+  expect(r.code).toBe(1);
+  expect(sb.requestLog(KEY).length - before).toBe(1);
+  expect(errorLines(r.stderr)).toEqual(['docs-etl: error: nope: project "nope" was not found (404): check the project id']);
+});
+
+it('one endpoint 404 while the others answer: that pipeline stops, named by its endpoint; the others sync', async () => {
+  const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'e.duckdb')], env());
+  expect(r.code).toBe(1);
+  expect(errorLines(r.stderr)).toEqual([
+    'docs-etl: error: demo: GET /v1/analytics/demo/searches answered 404: the project may not have this export; leave it out with --pipelines',
+  ]);
+  expect(sb.requestLog(KEY).filter((x) => x.path.endsWith('/searches'))).toHaveLength(1);
+  for (const p of ALL.split(',').filter((x) => x !== 'searches')) expect(r.stdout).toMatch(new RegExp(`^demo/${p}: succeeded`, 'm'));
+});
