@@ -28,6 +28,7 @@ import { stripJsonComments } from './jsonc.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
 import { parseRequestTimeout } from './request-limits.js';
+import { DEFAULT_TOPIC_SETTINGS, type TopicSettings } from '../topics/topic-settings.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -73,6 +74,8 @@ export interface SyncConfig {
   requestTimeoutMs: number;
   /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES, hidden); default 64 MiB. */
   maxPageBytes: number;
+  /** Gap topics: period (--topic-period, config topicPeriod) and cap (config topicMaxQuestions). */
+  topics: TopicSettings;
 }
 
 export interface SyncFlags {
@@ -90,6 +93,7 @@ export interface SyncFlags {
   memoryLimit?: string;
   threads?: number;
   pipelines?: string[];
+  topicPeriod?: number;
 }
 
 /** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
@@ -137,6 +141,8 @@ export const configFileSchema = z.strictObject({
   memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
   threads: z.number().int().min(1).max(256).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
+  topicPeriod: parsed((v) => parseDuration(v, 'topicPeriod')).optional(),
+  topicMaxQuestions: z.number().int().min(100).max(2_000_000).optional(),
   projects: z.array(z.strictObject({
     id: projectId,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
@@ -242,6 +248,15 @@ export function resolveSyncConfig(
     budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
     requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
     maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
+    topics: topicSettings(flags.topicPeriod, file),
+  };
+}
+
+/** Gap topic settings: the flag, then the config file, then the defaults. */
+export function topicSettings(periodFlag: number | undefined, file: ConfigFile | null): TopicSettings {
+  return {
+    periodMs: periodFlag ?? file?.topicPeriod ?? DEFAULT_TOPIC_SETTINGS.periodMs,
+    maxQuestions: file?.topicMaxQuestions ?? DEFAULT_TOPIC_SETTINGS.maxQuestions,
   };
 }
 
@@ -286,6 +301,7 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     budgetDir: join(dirname(warehouse), 'budget'),
     requestTimeoutMs: DEFAULT_TIMEOUT_MS,
     maxPageBytes: DEFAULT_MAX_BODY_BYTES,
+    topics: DEFAULT_TOPIC_SETTINGS,
     ...over,
   };
 }
