@@ -169,7 +169,7 @@ export interface GapTruth {
 }
 
 /** One typo in the longest word of ≥ 5 letters: two letters swapped, one dropped, or one doubled. */
-function typo(text: string, kind: number): string {
+export function typo(text: string, kind: number): string {
   const words = text.split(' ');
   let at = -1;
   for (let i = 0; i < words.length; i++) if (/^\p{L}{5,}$/u.test(words[i]!) && (at < 0 || words[i]!.length > words[at]!.length)) at = i;
@@ -235,6 +235,12 @@ const TOTAL_WEIGHT = TABLE.weights.reduce((a, b) => a + b, 0);
 /** The topic and language of a question the sandbox served as unanswered; null for other texts. */
 export function gapTruthOf(text: string): GapTruth | null {
   return TABLE.truth.get(text) ?? null;
+}
+
+/** An English question shape with `{s}` for the subject (the bench's long tail of other topics). */
+export function questionForm(rng: Rng): string {
+  const t = TEMPLATES.en;
+  return capitalize(pick(rng, t.forms).replace('{v}', pick(rng, t.verbs)).replace('{n}', pick(rng, t.nouns)));
 }
 
 /** Topic ids of the sandbox's gaps, most asked first. */
