@@ -1,7 +1,7 @@
 -- Per new cluster and previous topic: turns in both; with each one's size in turns, for the
 -- Jaccard match that keeps topic ids stable.
 WITH assigned AS (
-  SELECT g.id, g.occurred_at, a.cluster FROM gap_turns g JOIN topic_assign a USING (question)
+  SELECT g.id, g.occurred_at, a.cluster FROM gap_turns g JOIN topic_keys a USING (qhash)
 ), previous AS (
   SELECT conversation_id AS id, occurred_at, topic_id FROM gap_topic_members WHERE project_id = $project
 ), sizes AS (

@@ -1,1 +1,1 @@
-SELECT count(DISTINCT question) AS questions, count(*) AS turns FROM gap_turns WHERE question <> '';
+SELECT count(DISTINCT qhash) AS questions, count(*) AS turns FROM gap_turns;

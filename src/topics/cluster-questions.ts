@@ -38,7 +38,7 @@ const CHAR_WEIGHT = 0.35;
 const TOP_FEATURES = 8;
 const MAX_CANDIDATES = 24;
 const MAX_POSTING = 256;
-const CENTROID_TERMS = 48;
+const CENTROID_TERMS = 96;
 
 export interface Clustering {
   /** Topic index of each question (same order as the input). */

@@ -89,10 +89,12 @@ export async function runTopicStep(
   };
   if (!force && fp.last_fingerprint === fingerprint) return record({ ...base, status: 'unchanged' });
 
-  await conn.run(...statement('gap-turns', p));
+  // Large inserts and aggregates in less memory: the step's row order does not matter (reset after).
+  await conn.run('SET preserve_insertion_order = false');
   try {
+    await conn.run(...statement('gap-turns', p));
     const counts = (await all(conn, 'question-count', {}))[0]!;
-    const rows = await all(conn, 'questions', { cap: settings.maxQuestions });
+    const rows = await all(conn, 'questions', { ...p, cap: settings.maxQuestions });
     sample();
     // Incremental: questions start in their previous topic (a rebuild starts from nothing).
     const previous = new Map<string, number>();
@@ -101,11 +103,11 @@ export async function runTopicStep(
       for (const r of await all(conn, 'previous', { project: projectId })) {
         const id = String(r.topic_id);
         if (!numbers.has(id)) numbers.set(id, numbers.size);
-        previous.set(String(r.question), numbers.get(id)!);
+        previous.set(String(r.qhash), numbers.get(id)!);
       }
     }
     const questions: (Question & { example: string })[] = rows.map((r) => ({
-      text: String(r.question), count: Number(r.n), example: String(r.example), previous: previous.get(String(r.question)),
+      text: String(r.question), count: Number(r.n), example: String(r.example), previous: previous.get(String(r.qhash)),
     }));
     const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
     sample();
@@ -120,6 +122,7 @@ export async function runTopicStep(
       assign.endRow();
     });
     assign.closeSync();
+    await conn.run(sqlFile('topics/assign-keys.sql'));
 
     // A topic's label: its most asked question (ties: the first by text), as first asked.
     const labels = clustering.topics.map((t) => questions[t.members.reduce((a, b) => (isBefore(questions[b]!, questions[a]!) ? b : a))]!.example);
@@ -154,7 +157,8 @@ export async function runTopicStep(
       });
     });
   } finally {
-    await conn.run('DROP TABLE IF EXISTS topic_assign; DROP TABLE IF EXISTS topic_ids; DROP TABLE IF EXISTS gap_turns');
+    await conn.run('DROP TABLE IF EXISTS topic_assign; DROP TABLE IF EXISTS topic_keys; DROP TABLE IF EXISTS topic_ids; DROP TABLE IF EXISTS gap_turns');
+    await conn.run('RESET preserve_insertion_order');
   }
 }
 
