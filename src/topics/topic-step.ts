@@ -48,6 +48,14 @@ function statement(file: string, params: Record<string, DuckDBValue>): [string, 
   return [sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql)))];
 }
 
+/** Each statement of a sql/topics file in turn (statements end with ";" at a line's end). */
+async function script(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<void> {
+  const text = sqlFile(`topics/${file}.sql`).replace(/^--.*$/gm, '');
+  for (const sql of text.split(/;\s*$/m).map((x) => x.trim()).filter(Boolean)) {
+    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql))));
+  }
+}
+
 async function all(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<Record<string, unknown>[]> {
   return (await conn.runAndReadAll(...statement(file, params))).getRowObjectsJS() as Record<string, unknown>[];
 }
@@ -150,14 +158,14 @@ export async function runTopicStep(
       await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
       await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
       await conn.run(...statement('write-members', { project: projectId }));
-      await conn.run(...statement('write-topics', weekParams));
+      await script(conn, 'write-topics', weekParams);
       return record({
         ...base, status: 'computed', turns: Number(counts.turns), questions: questions.length,
         questionsSkipped: Number(counts.questions) - questions.length, topics: clustering.topics.length, topicsKeptId: ids.kept,
       });
     });
   } finally {
-    await conn.run('DROP TABLE IF EXISTS topic_assign; DROP TABLE IF EXISTS topic_keys; DROP TABLE IF EXISTS topic_ids; DROP TABLE IF EXISTS gap_turns');
+    for (const t of ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex']) await conn.run(`DROP TABLE IF EXISTS ${t}`);
     await conn.run('RESET preserve_insertion_order');
   }
 }
