@@ -31,6 +31,7 @@ import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
 import { parseRequestTimeout } from './request-limits.js';
 import { parseRedisUrl } from '../api/redis-url.js';
+import { DEFAULT_TOPIC_SETTINGS, type TopicSettings } from '../topics/topic-settings.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -84,6 +85,8 @@ export interface SyncConfig {
   maxPageBytes: number;
   /** Opt-in: the Parquet lake exported after each run (--lake, DOCS_ETL_LAKE, config `lake`): a directory or s3://bucket/prefix. */
   lake: string | null;
+  /** Gap topics: period (--topic-period, config topicPeriod) and cap (config topicMaxQuestions). */
+  topics: TopicSettings;
 }
 
 export interface SyncFlags {
@@ -102,6 +105,7 @@ export interface SyncFlags {
   threads?: number;
   pipelines?: string[];
   lake?: string;
+  topicPeriod?: number;
 }
 
 /** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
@@ -160,6 +164,8 @@ export const configFileSchema = z.strictObject({
   threads: z.number().int().min(1).max(256).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
   lake: z.string().min(1).optional(),
+  topicPeriod: parsed((v) => parseDuration(v, 'topicPeriod')).optional(),
+  topicMaxQuestions: z.number().int().min(100).max(2_000_000).optional(),
   projects: z.array(z.strictObject({
     id: projectId,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
@@ -272,6 +278,15 @@ export function resolveSyncConfig(
     requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
     maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
     lake: lakeSetting(flags.lake, env.DOCS_ETL_LAKE, file?.lake),
+    topics: topicSettings(flags.topicPeriod, file),
+  };
+}
+
+/** Gap topic settings: the flag, then the config file, then the defaults. */
+export function topicSettings(periodFlag: number | undefined, file: ConfigFile | null): TopicSettings {
+  return {
+    periodMs: periodFlag ?? file?.topicPeriod ?? DEFAULT_TOPIC_SETTINGS.periodMs,
+    maxQuestions: file?.topicMaxQuestions ?? DEFAULT_TOPIC_SETTINGS.maxQuestions,
   };
 }
 
@@ -326,6 +341,7 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     lake: null,
     requestTimeoutMs: DEFAULT_TIMEOUT_MS,
     maxPageBytes: DEFAULT_MAX_BODY_BYTES,
+    topics: DEFAULT_TOPIC_SETTINGS,
     ...over,
   };
 }

@@ -10,6 +10,7 @@ import { periodLabel, renderEmptyState, renderHeadline } from './render-headline
 import { renderCoverage } from './render-coverage.js';
 import { renderFreshness, renderStaleBanner } from './render-freshness.js';
 import { pageGapsTable } from './render-page-gaps.js';
+import { gapTopicsSection } from './render-gap-topics.js';
 import { categoriesTable, neverCitedTable, pagesTable, questionsTable, section, sourcesTable } from './render-tables.js';
 import type { ReportPeriod } from './period.js';
 import type { ReportData } from './report-data.js';
@@ -62,7 +63,7 @@ export function renderPage(input: PageInput): string {
   const scope = input.projectId ?? (d.projects.length ? d.projects.join(', ') : 'no project yet');
   const body = empty
     ? html`${empty}`
-    : html`${renderHeadline(d, p)}${renderCoverage(d, p)}${charts()}${categoryCharts(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
+    : html`${renderHeadline(d, p)}${renderCoverage(d, p)}${charts()}${categoryCharts(d)}${gapTopicsSection(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
   const vendor = vendorScripts();
   // The data element is not executed (type application/json), so it needs no hash. Without charts the
   // library stays out; the page script still makes the tables sortable.

@@ -7,6 +7,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { FatalError } from '../core/errors.js';
 import { sqlFile } from '../load/sql-files.js';
 import type { ReportPeriod } from './period.js';
+import { readGapTopics, type GapTopicRow } from './gap-topics-data.js';
 
 /** The views the report reads: a warehouse last written by an older docs-etl may lack some. */
 export const REPORT_VIEWS = [
@@ -63,6 +64,8 @@ export interface ReportData {
    * (coverage_days); a source with no stream is absent.
    */
   coverage: CoverageRow[];
+  /** The biggest gap topics (null: the snapshot predates them). */
+  gapTopics: GapTopicRow[] | null;
 }
 
 export interface CoverageRow { pipeline: string; loaded: number; prevLoaded: number }
@@ -194,5 +197,6 @@ export async function readReportData(conn: DuckDBConnection, scope: Scope, proje
       finishedAt: date(r.finished_at), requests: num(r.requests), rowsUpserted: num(r.rows_upserted),
       rowsQuarantined: num(r.rows_quarantined), error: optStr(r.error),
     })),
+    gapTopics: await readGapTopics(conn, projectId),
   };
 }

@@ -31,6 +31,7 @@ import { loadStreams } from './load-streams.js';
 import { planOrganization, runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
+import { updateGapTopics, type TopicUpdate } from '../topics/update-topics.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -48,6 +49,8 @@ export interface SyncResult {
   /** Per organization, what was planned (dry runs return only this). */
   plans: { organization: string; plan: OrgPlan; available: number }[];
   published: Published | null;
+  /** The gap topic step of each project (null: not run, a dry or stopped run). */
+  topics: TopicUpdate | null;
   /**
    * Time split of the run, ms: recovery merge; the fetch phase (wall, merges overlapping); within
    * it, validating and landing pages; the merger's busy time; waiting for the last merges after the
@@ -160,7 +163,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     })));
     timing.fetchMs = performance.now() - fetchStarted;
     const runs = perOrg.flat();
-    if (deps.dryRun) return { runs, exitCode: EXIT.ok, plans, published: null, timing };
+    if (deps.dryRun) return { runs, exitCode: EXIT.ok, plans, published: null, topics: null, timing };
 
     const drainStarted = performance.now();
     try {
@@ -180,12 +183,15 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       await writer.run((c) => finishRun(c, { runId: r.runId, status: r.status, error: r.error, requests: r.requests, span: spanOf(r), now: deps.clock.now() }));
     }
     let published: Published | null = null;
+    let topics: TopicUpdate | null = null;
     if (!deps.signal?.aborted) {
+      // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
+      topics = await writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics));
       published = await writer.run((c) => publishSnapshot(c, wh!.path, cfg.readPath));
       timing.publishMs = published.ms;
     }
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
-    return { runs, exitCode: exitCodeOf(runs), plans, published, timing };
+    return { runs, exitCode: exitCodeOf(runs), plans, published, topics, timing };
   } finally {
     wh?.close();
     lock?.release();

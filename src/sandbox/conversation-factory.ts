@@ -8,10 +8,12 @@
 // The mix follows the contract: ~20% unanswered, ~5% clarifying questions, some records without
 // `responseType` (it defaults to `answer`), ~10% null categories, 0–5 sources on the project's docs
 // site, pageUrl sometimes null, a few unknown extra fields, some non-UTC offsets. Turns of a
-// conversation share `id` (a ULID, like the real thread ids) and have distinct timestamps.
+// conversation share `id` (a ULID, like the real thread ids) and have distinct timestamps. Unanswered
+// turns ask paraphrases of a known set of gaps (gap-questions.ts), with their truth.
 import {
   CATEGORIES, makeAnswer, makeClarifyingQuestion, makeQuery, makeUnansweredResponse, type SiteLinks,
 } from './corpus.js';
+import { makeGapQuestion } from './gap-questions.js';
 import { chance, int, mix32, mulberry32, pick, type Rng } from './prng.js';
 import type { ServedTurn } from './row.js';
 
@@ -136,6 +138,8 @@ export interface TurnKey {
 /** The seeded streams of a conversation and of one of its turns (numeric: no string hashing per turn). */
 const convRng = (streamKey: number, conv: number) => mulberry32(mix32(streamKey, conv, 0));
 const turnRng = (streamKey: number, conv: number, turn: number) => mulberry32(mix32(streamKey, conv, turn + 1));
+/** The stream of an unanswered turn's question: apart from turnRng, so its other draws stay as they were. */
+const gapRng = (streamKey: number, conv: number, turn: number) => mulberry32(mix32(streamKey ^ 0x6a09e667, conv, turn + 1));
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const codes: number[] = new Array<number>(26);
@@ -166,7 +170,10 @@ export function renderTurn(k: TurnKey, cls: { clarifying: boolean; unanswered: b
   const pageUrl = chance(conv, 0.15) ? null : pick(conv, k.site.pageUrls);
 
   const rng = turnRng(k.streamKey, k.conv, k.turn);
-  const query = makeQuery(rng);
+  // An unanswered turn asks about one of the known gaps (gap-questions.ts); the draw of the
+  // ordinary question still happens, so every later draw of the turn is the same.
+  const ordinary = makeQuery(rng);
+  const query = cls.unanswered ? makeGapQuestion(gapRng(k.streamKey, k.conv, k.turn)) : ordinary;
   const response = cls.clarifying ? makeClarifyingQuestion(rng) : cls.unanswered ? makeUnansweredResponse(rng) : makeAnswer(rng, query);
   const sourceCount = cls.clarifying ? 0 : cls.unanswered ? (chance(rng, 0.3) ? 1 : 0) : int(rng, 0, 5);
   const sources = distinct(rng, k.site.sources, sourceCount);

@@ -43,6 +43,7 @@ export function addSyncOptions(cmd: Command): Command {
       return v.trim();
     })
     .option('--threads <n>', 'DuckDB threads (default 2)', intArg(1, 256))
+    .option('--topic-period <duration>', 'gap topics group the unanswered questions of this period (default 90d; config topicPeriod)', durationArg)
     .option('--lookback <duration>', 'deprecated: also re-read this span before the head on every run (the planner re-reads on a schedule instead)', durationArg)
 
     .option('--request-timeout <duration>',

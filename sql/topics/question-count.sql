@@ -1,0 +1,1 @@
+SELECT count(DISTINCT qhash) AS questions, count(*) AS turns FROM gap_turns;

@@ -1,0 +1,268 @@
+// Groups distinct questions into topics by lexical similarity, deterministically and without
+// comparing all pairs (design: docs/topics.md).
+//   1. Features (question-features.ts), weighted TF-IDF over the distinct questions: a word that
+//      many questions use ("configure", "error") counts little, a rare one ("okta") much; the
+//      character trigrams of the stems count CHAR_WEIGHT as much as the words (typos).
+//   2. Questions in a fixed order (most asked first, then by text) each join the most similar
+//      topic so far, by cosine with the topic's centroid, when it reaches `threshold`; otherwise
+//      they start a topic. Candidates come from an inverted index (feature → topics) over each
+//      question's TOP_FEATURES heaviest features, at most MAX_CANDIDATES of them scored: the cost
+//      is linear in the questions, never quadratic.
+//   3. A topic's language is the first known language among its members; a question of another
+//      known language never joins it (undetermined questions, e.g. "okta sso", join any).
+// Memory: each question's features as typed arrays, centroids cut to CENTROID_TERMS terms.
+import { questionFeatures, UNDETERMINED } from './question-features.js';
+
+export interface Question {
+  text: string;
+  /** Times asked (turns): more asked questions are placed first and lead their topic. */
+  count: number;
+  /**
+   * The topic the question belonged to in the previous step (any number naming it), if any:
+   * questions of one previous topic start together in one topic again (incremental runs).
+   */
+  previous?: number;
+}
+
+export interface ClusterOptions {
+  /** Cosine to a topic's centroid needed to join it. */
+  threshold: number;
+  /** Cosine between two topics' centroids needed to merge them (second pass). */
+  mergeThreshold: number;
+}
+
+/** Measured on the sandbox's labelled questions (test/topics): pairwise precision and recall ≥ 0.8. */
+export const DEFAULT_CLUSTER_OPTIONS: ClusterOptions = { threshold: 0.2, mergeThreshold: 0.3 };
+
+const CHAR_WEIGHT = 0.35;
+const TOP_FEATURES = 8;
+const MAX_CANDIDATES = 24;
+const MAX_POSTING = 256;
+const CENTROID_TERMS = 96;
+
+export interface Clustering {
+  /** Topic index of each question (same order as the input). */
+  topicOf: Int32Array;
+  /** Per topic: its question indexes (first = the leader, the most asked) and its language. */
+  topics: { members: number[]; language: string }[];
+}
+
+const EMPTY = { ids: new Int32Array(0), tf: new Uint16Array(0) };
+
+interface Vector {
+  ids: Int32Array;
+  weights: Float64Array;
+}
+
+/** `onProgress` is called every 4096 questions of each pass (the caller samples its memory). */
+export function clusterQuestions(questions: readonly Question[], opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void): Clustering {
+  const n = questions.length;
+  const featureIds = new Map<string, number>();
+  const isChar: boolean[] = [];
+  // Document frequencies per language: the words every question of a language uses ("funktioniert",
+  // "configurer") count little in that language even when the others never use them.
+  const dfByLang = new Map<string, { n: number; df: Map<number, number> }>();
+  const langs: string[] = new Array<string>(n);
+  const raw: { ids: Int32Array; tf: Uint16Array }[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if ((i & 4095) === 4095) onProgress?.();
+    const f = questionFeatures(questions[i]!.text);
+    langs[i] = f.language;
+    let group = dfByLang.get(f.language);
+    if (!group) dfByLang.set(f.language, (group = { n: 0, df: new Map() }));
+    group.n++;
+    const ids = new Int32Array(f.terms.size);
+    const tf = new Uint16Array(f.terms.size);
+    let k = 0;
+    for (const [term, c] of f.terms) {
+      let id = featureIds.get(term);
+      if (id === undefined) {
+        id = isChar.length;
+        featureIds.set(term, id);
+        isChar.push(term.startsWith('c:'));
+      }
+      group.df.set(id, (group.df.get(id) ?? 0) + 1);
+      ids[k] = id;
+      tf[k++] = Math.min(c, 65_535);
+    }
+    raw[i] = { ids, tf };
+  }
+  featureIds.clear();
+  const idf = (lang: string, id: number) => {
+    const g = dfByLang.get(lang)!;
+    return Math.log(1 + g.n / g.df.get(id)!) * (isChar[id] ? CHAR_WEIGHT : 1);
+  };
+
+  const vector = (i: number): Vector => {
+    const { ids, tf } = raw[i]!;
+    raw[i] = EMPTY;
+    const weights = new Float64Array(ids.length);
+    let norm = 0;
+    for (let k = 0; k < ids.length; k++) {
+      weights[k] = (1 + Math.log(tf[k]!)) * idf(langs[i]!, ids[k]!);
+      norm += weights[k]! * weights[k]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let k = 0; k < weights.length; k++) weights[k]! /= norm;
+    return { ids, weights };
+  };
+
+  // Questions of a previous topic first, by topic (they start as that topic again); then those of a
+  // known language (most asked first, then by text), the undetermined after them, when the topics
+  // they may join have taken shape.
+  const prev = (i: number) => questions[i]!.previous ?? -1;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    Number(prev(a) < 0) - Number(prev(b) < 0) || prev(a) - prev(b)
+    || Number(langs[a] === UNDETERMINED) - Number(langs[b] === UNDETERMINED) || questions[b]!.count - questions[a]!.count
+    || (questions[a]!.text < questions[b]!.text ? -1 : questions[a]!.text > questions[b]!.text ? 1 : 0));
+  const dominant = [...dfByLang].filter(([l]) => l !== UNDETERMINED).sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? UNDETERMINED;
+  const topicOf = new Int32Array(n).fill(-1);
+  const topics: Clustering['topics'] = [];
+  const centroids: Centroid[] = [];
+  const postings = new Map<number, number[]>();
+  const index = (t: number, ids: Iterable<number>) => {
+    for (const id of ids) {
+      let list = postings.get(id);
+      if (!list) postings.set(id, (list = []));
+      if (list.length < MAX_POSTING && !list.includes(t)) list.push(t);
+    }
+  };
+
+  /** Previous topic → its topic in this step. */
+  const resumed = new Map<number, number>();
+  let done = 0;
+  for (const i of order) {
+    if ((++done & 4095) === 0) onProgress?.();
+    const v = vector(i);
+    const lang = langs[i]!;
+    const again = resumed.get(prev(i));
+    if (again !== undefined) {
+      const c = centroids[again]!;
+      let dot = 0;
+      for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
+      topics[again]!.members.push(i);
+      if (topics[again]!.language === UNDETERMINED) topics[again]!.language = lang;
+      topicOf[i] = again;
+      addToCentroid(c, v.ids, v.weights, dot);
+      index(again, heaviest(v));
+      continue;
+    }
+    // The question's heaviest features: where its candidate topics are looked up.
+    const top = heaviest(v);
+    const seen = new Set<number>();
+    // An undetermined question ("okta sso") joins a topic of the most used language when one is
+    // similar enough, else the most similar of any language.
+    let best = -1;
+    let bestSim = opts.threshold;
+    let bestDot = 0;
+    let home = -1;
+    let homeDot = 0;
+    let homeSim = opts.threshold;
+    for (const id of top) {
+      for (const t of postings.get(id) ?? []) {
+        if (seen.has(t) || seen.size >= MAX_CANDIDATES) continue;
+        seen.add(t);
+        const tl = topics[t]!.language;
+        if (tl !== UNDETERMINED && lang !== UNDETERMINED && tl !== lang) continue;
+        const c = centroids[t]!;
+        let dot = 0;
+        for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
+        const sim = dot / Math.sqrt(c.norm2);
+        if (sim > bestSim || (sim === bestSim && t < best)) [best, bestSim, bestDot] = [t, sim, dot];
+        if (tl === dominant && (sim > homeSim || (sim === homeSim && t < home))) [home, homeSim, homeDot] = [t, sim, dot];
+      }
+    }
+    if (lang === UNDETERMINED && home >= 0) [best, bestDot] = [home, homeDot];
+    if (prev(i) >= 0) [best, bestDot] = [-1, 0];
+    if (best < 0) {
+      if (prev(i) >= 0) resumed.set(prev(i), topics.length);
+      best = topics.length;
+      topics.push({ members: [], language: lang });
+      centroids.push({ terms: new Map(), norm2: 0 });
+    }
+    const topic = topics[best]!;
+    topic.members.push(i);
+    if (topic.language === UNDETERMINED) topic.language = lang;
+    topicOf[i] = best;
+    addToCentroid(centroids[best]!, v.ids, v.weights, bestDot);
+    index(best, top);
+  }
+  return mergeTopics(topicOf, topics, centroids, opts.mergeThreshold);
+}
+
+/** The ids of a vector's TOP_FEATURES heaviest features (ties by id). */
+function heaviest(v: Vector): number[] {
+  return Array.from(v.weights.keys()).sort((a, b) => v.weights[b]! - v.weights[a]! || v.ids[a]! - v.ids[b]!).slice(0, TOP_FEATURES).map((k) => v.ids[k]!);
+}
+
+interface Centroid {
+  terms: Map<number, number>;
+  norm2: number;
+}
+
+/**
+ * Second pass: topics whose centroids are alike (cosine ≥ mergeThreshold, same language) are one
+ * topic that the first pass split (its first questions differed). Biggest topics first; each
+ * topic joins the most similar topic kept before it, found through its centroid's heaviest terms.
+ */
+function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number): Clustering {
+  const order = topics.map((_, t) => t).sort((a, b) => topics[b]!.members.length - topics[a]!.members.length || a - b);
+  const into = new Int32Array(topics.length).fill(-1);
+  const kept: number[] = [];
+  const postings = new Map<number, number[]>();
+  const heaviestTerms = (c: Centroid) => [...c.terms].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, TOP_FEATURES).map(([id]) => id);
+  for (const t of order) {
+    const c = centroids[t]!;
+    const seen = new Set<number>();
+    let best = -1;
+    let bestSim = threshold;
+    for (const id of heaviestTerms(c)) {
+      for (const k of postings.get(id) ?? []) {
+        if (seen.has(k) || seen.size >= MAX_CANDIDATES) continue;
+        seen.add(k);
+        const kl = topics[k]!.language;
+        const tl = topics[t]!.language;
+        if (kl !== UNDETERMINED && tl !== UNDETERMINED && kl !== tl) continue;
+        const o = centroids[k]!;
+        let dot = 0;
+        for (const [f, w] of c.terms) dot += (o.terms.get(f) ?? 0) * w;
+        const sim = dot / Math.sqrt(c.norm2 * o.norm2);
+        if (sim > bestSim || (sim === bestSim && k < best)) [best, bestSim] = [k, sim];
+      }
+    }
+    if (best < 0) {
+      into[t] = kept.length;
+      kept.push(t);
+      for (const id of heaviestTerms(c)) {
+        let list = postings.get(id);
+        if (!list) postings.set(id, (list = []));
+        if (list.length < MAX_POSTING) list.push(t);
+      }
+      continue;
+    }
+    into[t] = into[best]!;
+    // The kept topic's centroid stays as it is: its index entries keep describing it.
+    const k = topics[best]!;
+    if (k.language === UNDETERMINED) k.language = topics[t]!.language;
+  }
+  const merged: Clustering['topics'] = kept.map((t) => ({ members: [], language: topics[t]!.language }));
+  for (const t of order) merged[into[t]!]!.members.push(...topics[t]!.members);
+  const out = new Int32Array(topicOf.length);
+  for (let i = 0; i < topicOf.length; i++) out[i] = into[topicOf[i]!]!;
+  return { topicOf: out, topics: merged };
+}
+
+/**
+ * centroid += v (a unit vector; `dot` = centroid · v before), cut to its CENTROID_TERMS heaviest
+ * terms when it grows past twice that. |c + v|² = |c|² + 2 c·v + 1 until a cut recomputes it.
+ */
+function addToCentroid(c: Centroid, ids: Int32Array, weights: Float64Array, dot: number): void {
+  for (let k = 0; k < ids.length; k++) c.terms.set(ids[k]!, (c.terms.get(ids[k]!) ?? 0) + weights[k]!);
+  c.norm2 += 2 * dot + 1;
+  if (c.terms.size > 2 * CENTROID_TERMS) {
+    c.terms = new Map([...c.terms].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, CENTROID_TERMS));
+    let norm2 = 0;
+    for (const w of c.terms.values()) norm2 += w * w;
+    c.norm2 = norm2;
+  }
+}
