@@ -2,7 +2,7 @@
 //   - one VIEW per Parquet-backed table, named as the warehouse table, over an explicit list of
 //     immutable Parquet files by ABSOLUTE path (a relative path would resolve from the reader's
 //     working directory), each column cast back to the warehouse's exact type;
-//   - a native copy of every other warehouse table (small state tables);
+//   - a native copy of every other warehouse table (small state tables), and the warehouse's macros;
 //   - every view of sql/views, created in the catalog so they read the tables above;
 //   - docs_etl.read_surface: the publish's own manifest (which files are current, which retired).
 // DuckDB cannot bind a file path or an attached database name as a parameter, so those (our own
@@ -60,6 +60,11 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
       const files = a.parquet.get(table);
       if (files) await conn.run(parquetViewSql(target, columns, files));
       else await conn.run(`CREATE TABLE ${target} AS SELECT * FROM ${ident(wh)}.main.${ident(table)}`);
+    }
+    for (const m of (await conn.runAndReadAll(sqlFile('publish/macros.sql'))).getRowObjectsJS()) {
+      const params = (m.parameters as unknown[]).map((p) => ident(String(p))).join(', ');
+      const table = m.function_type === 'table_macro' ? 'TABLE ' : '';
+      await conn.run(`CREATE MACRO ${ALIAS}.main.${ident(String(m.function_name))}(${params}) AS ${table}${String(m.macro_definition)}`);
     }
     await conn.run(`CREATE SCHEMA ${ALIAS}.${MANIFEST_SCHEMA}`);
     await conn.run(`CREATE TABLE ${ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} (manifest VARCHAR)`);
