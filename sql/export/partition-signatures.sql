@@ -1,6 +1,7 @@
 -- One row per (project_id, UTC day of occurred_at) present in conversations or sources, with a
 -- signature of its content: the export rewrites a partition when its signature differs from the
--- one in the lake manifest. One scan of each table; no parameters.
+-- one in the lake manifest. One scan of each table. $from / $to (NULL: unbounded) limit it to the
+-- occurred_at range [$from, $to) (the read surface recomputes only the days a run touched).
 --   turns:   row count, max(updated_at) (moves when a value of a turn changes) and max(last_seen_at)
 --            (moves on every re-read without touching updated_at; it is an exported column too).
 --   sources: row count and an order-independent content hash (sum, not xor, so duplicates count):
@@ -12,6 +13,8 @@ WITH turns AS (
          max(updated_at)                            AS max_updated_at,
          max(last_seen_at)                          AS max_last_seen_at
   FROM conversations
+  WHERE occurred_at >= coalesce(CAST($from AS TIMESTAMPTZ), '-infinity'::TIMESTAMPTZ)
+    AND occurred_at <  coalesce(CAST($to AS TIMESTAMPTZ), 'infinity'::TIMESTAMPTZ)
   GROUP BY ALL
 ), cited AS (
   SELECT project_id,
@@ -19,6 +22,8 @@ WITH turns AS (
          count(*)                                                            AS source_rows,
          sum(hash(conversation_id, occurred_at, position, title, url))      AS source_hash
   FROM sources
+  WHERE occurred_at >= coalesce(CAST($from AS TIMESTAMPTZ), '-infinity'::TIMESTAMPTZ)
+    AND occurred_at <  coalesce(CAST($to AS TIMESTAMPTZ), 'infinity'::TIMESTAMPTZ)
   GROUP BY ALL
 )
 SELECT

@@ -17,8 +17,11 @@ export interface TableSignature {
   rows: number;
 }
 
-export async function readPartitionSignatures(conn: DuckDBConnection): Promise<PartitionSignature[]> {
-  const rows = (await conn.runAndReadAll(sqlFile('export/partition-signatures.sql'))).getRowObjectsJS();
+/** Every partition, or only those whose day lies in the UTC instant range [from, to). */
+export async function readPartitionSignatures(
+  conn: DuckDBConnection, range: { from: string | null; to: string | null } = { from: null, to: null },
+): Promise<PartitionSignature[]> {
+  const rows = (await conn.runAndReadAll(sqlFile('export/partition-signatures.sql'), range)).getRowObjectsJS();
   return rows.map((r) => ({
     projectId: String(r.project_id),
     date: String(r.day),

@@ -18,7 +18,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { fsyncPath } from '../export/atomic-file.js';
 import { partitionId } from '../export/lake-layout.js';
 import type { PartitionEntry } from '../export/manifest.js';
-import { readPartitionSignatures } from '../export/signatures.js';
 import { readCatalogManifest, readTableColumns, writeCatalog } from './catalog.js';
 import { publishSnapshot, type Published } from './snapshot.js';
 import {
@@ -26,6 +25,7 @@ import {
 } from './surface-files.js';
 import { emptyManifest, filesOf, parseManifest, type SurfaceManifest } from './surface-manifest.js';
 import { planSegments, segmentSignatures } from './surface-plan.js';
+import { readDaySignatures } from './surface-days.js';
 import { surfacePartitionedTables } from './surface-tables.js';
 
 export const READ_SURFACES = ['catalog', 'copy'] as const;
@@ -40,20 +40,26 @@ export interface PublishSettings {
   readGraceMs: number;
 }
 
-export async function publishRead(conn: DuckDBConnection, warehouse: string, s: PublishSettings, now: Date): Promise<Published> {
+/**
+ * Publishes the read path. `full`: recompute every day's signature (after a run that deleted rows:
+ * reset, rebuild); a sync recomputes only the days its merges touched (src/publish/surface-days.ts).
+ */
+export async function publishRead(conn: DuckDBConnection, warehouse: string, s: PublishSettings, now: Date, full = false): Promise<Published> {
   if (s.readSurface === 'copy') return publishSnapshot(conn, warehouse, s.readPath);
-  return publishCatalog(conn, s, now);
+  return publishCatalog(conn, s, now, full);
 }
 
-export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date): Promise<Published> {
+export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date, full = false): Promise<Published> {
   const started = performance.now();
   const partsDir = readSurfaceDir(s.readPath);
   mkdirSync(partsDir, { recursive: true });
-  const previous = parseManifest(await readCatalogManifest(conn, s.readPath)) ?? emptyManifest();
+  const stored = parseManifest(await readCatalogManifest(conn, s.readPath));
+  const previous = stored ?? emptyManifest();
   const tables = surfacePartitionedTables();
   const columns = await readTableColumns(conn);
   const schemaHash = createHash('sha256').update(JSON.stringify(tables.map((t) => [t.name, columns.get(t.name)]))).digest('hex');
-  const segments = segmentSignatures(await readPartitionSignatures(conn), now, schemaHash);
+  const dayState = await readDaySignatures(conn, stored, full, now);
+  const segments = segmentSignatures(dayState.days, now, schemaHash);
   const plan = planSegments({ segments, previous: previous.segments, fileSize: (rel) => fileSize(partsDir, rel) });
 
   const token = newToken();
@@ -86,7 +92,10 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   // Retired files: kept while a reader may hold a catalog naming them, then deleted.
   const retired = [...previous.retired, ...retiring.map((file) => ({ file, retiredAt: now.toISOString() }))];
   const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
-  const manifest: SurfaceManifest = { ...emptyManifest(), segments: next, retired: retired.filter((r) => !expired.includes(r)) };
+  const manifest: SurfaceManifest = {
+    ...emptyManifest(), days: dayState.days, watermark: dayState.watermark, migrations: dayState.migrations, fullDay: dayState.fullDay,
+    segments: next, retired: retired.filter((r) => !expired.includes(r)),
+  };
   const parquet = new Map(tables.map((t) => [t.name as string, next.flatMap((e) => {
     const rel = e.files[t.name];
     return rel === undefined ? [] : [surfacePath(partsDir, rel)];

@@ -21,15 +21,25 @@ const segmentEntry = z.object({
   exportedAt: z.string(),
 });
 
+const daySignature = z.object({
+  projectId: z.string(), date: z.string(), signature: z.string(), rows: z.number().int().nonnegative(),
+  sourceRows: z.number().int().nonnegative(), maxUpdatedAt: z.string().nullable(),
+});
+
 const manifestSchema = z.object({
   version: z.literal(SURFACE_MANIFEST_VERSION),
+  /** The day signatures the segments were built from, the largest last_seen_at then, the migrations applied (src/publish/surface-days.ts). */
+  days: z.array(daySignature),
+  watermark: z.string().nullable(),
+  migrations: z.number().int(),
+  fullDay: z.string().nullable(),
   segments: z.array(segmentEntry),
   retired: z.array(z.object({ file: z.string(), retiredAt: z.string() })),
 });
 
 export type SurfaceManifest = z.infer<typeof manifestSchema> & { segments: PartitionEntry[] };
 
-export const emptyManifest = (): SurfaceManifest => ({ version: SURFACE_MANIFEST_VERSION, segments: [], retired: [] });
+export const emptyManifest = (): SurfaceManifest => ({ version: SURFACE_MANIFEST_VERSION, days: [], watermark: null, migrations: 0, fullDay: null, segments: [], retired: [] });
 
 /** Parses a stored manifest; anything unreadable is treated as none (everything is written again). */
 export function parseManifest(text: string | null): SurfaceManifest | null {

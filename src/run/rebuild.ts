@@ -107,7 +107,7 @@ export async function runRebuild(
       out.push({ ...s, pages, rows, coverageKeptMs: kept, coverageDroppedMs: dropped });
       deps.logger.info({ projectId: s.projectId, pipeline: s.pipeline, pages, rows }, 'rebuilt from kept pages');
     }
-    await writer.run((c) => publishRead(c, wh.path, cfg, deps.clock.now()));
+    await writer.run((c) => publishRead(c, wh.path, cfg, deps.clock.now(), true));
     return out;
   } finally {
     wh.close();

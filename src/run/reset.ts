@@ -78,7 +78,7 @@ async function withWarehouse<T>(
   const wh = await openWarehouse(cfg.warehouse, { ...cfg.duckdb, readPath: cfg.readPath, readOnly: !clock });
   try {
     const out = await fn(wh.conn, new LandingZone(cfg.landingDir));
-    if (clock) await publishRead(wh.conn, wh.path, cfg, clock.now());
+    if (clock) await publishRead(wh.conn, wh.path, cfg, clock.now(), true);
     return out;
   } finally {
     wh.close();
