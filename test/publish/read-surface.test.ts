@@ -129,6 +129,12 @@ describe('the read catalog', () => {
     const fresh = await open(readPath);
     const [{ n: newCount }] = await fresh.rows(count) as [{ n: number }];
     expect(newCount).toBeGreaterThan(heldCount);
+    // What the incremental publish recomputed (only the days the run touched) equals the warehouse.
+    const wh = await open(warehouse);
+    for (const t of ['conversations', 'sources']) {
+      expect(await fresh.rows(`SELECT * FROM ${t} ORDER BY ALL`), t).toEqual(await wh.rows(`SELECT * FROM ${t} ORDER BY ALL`));
+    }
+    wh.close();
     fresh.close();
 
     // After the grace period the retired files are deleted; a reader still holding the old catalog
