@@ -15,6 +15,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/san
 import { sqlFolder } from '../../src/load/sql-files.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
 
 const KEY = 'mint_read_surface_test_key';
 const HOUR = 3_600_000;
@@ -168,5 +169,20 @@ describe('the read catalog', () => {
     // Back to the catalog: its state is gone with the copy, so every segment is written again.
     const back = await sync();
     expect(back.published!.files!.written).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('a bad --read-surface, or a readGrace without a unit in the config, is one line and exit 2', async () => {
+    const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'alpha', LOG_LEVEL: 'warn' });
+    const flag = await runCli(['sync', '--warehouse', join(tmp.dir, 'bad', 'w.duckdb'), '--read-surface', 'mirror'], env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr.trim().split('\n')).toHaveLength(1);
+    expect(flag.stderr).toMatch(/--read-surface.*mirror/);
+    const file = join(tmp.dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ warehouse: join(tmp.dir, 'bad', 'w.duckdb'), readGrace: '5', projects: [{ id: 'alpha', apiKeyEnv: 'DOCS_API_KEY' }] }));
+    const cfg = await runCli(['sync', '--config', file], env);
+    expect(cfg.code).toBe(2);
+    expect(cfg.stderr.trim().split('\n')).toHaveLength(1);
+    expect(cfg.stderr).toMatch(/readGrace/);
+    expect(existsSync(join(tmp.dir, 'bad', 'w.duckdb'))).toBe(false);
   }, 60_000);
 });
