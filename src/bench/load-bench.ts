@@ -3,8 +3,9 @@
 // the sync in its own process (its peak memory is its own); then a steady-state run (nothing new:
 // the head, and the publish of the read snapshot); DuckDB's own ingest of the same pages (the
 // ceiling); the views and the report on the result.
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSurfaceDir } from '../publish/surface-files.js';
 import { defaultSandboxOptions, startSandbox } from '../sandbox/index.js';
 import { capturePages } from './capture-pages.js';
 import { startChildSync, type ChildSync } from './child-sync.js';
@@ -27,10 +28,15 @@ export interface LoadResult {
   /** Per window the run read: max(1, ceil(turns in it / 1000)), summed: no page read twice. */
   idealWindowed: number;
   ceiling: Ceiling;
+  /** The views through the read path (the catalog by default) and on the warehouse's native tables. */
   views: ViewTiming[];
+  nativeViews: ViewTiming[];
   report: { ms: number; bytes: number };
   warehouseMb: number;
   snapshotMb: number;
+  /** The read surface's Parquet files (catalog mode), MB and count. */
+  partsMb: number;
+  partsFiles: number;
 }
 
 export async function loadBench(n: number, seed: number, workDir: string, log: (m: string) => void, inProcess = false): Promise<LoadResult> {
@@ -71,12 +77,18 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
     return {
       n, sync, steady, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
-      views: await viewTimings(snapshot), report: await timeReport(snapshot),
+      views: await viewTimings(snapshot), nativeViews: await viewTimings(warehouse), report: await timeReport(snapshot),
       warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
+      ...partsOf(readSurfaceDir(snapshot), size),
     };
   } finally {
     await sandbox.close();
   }
+}
+
+function partsOf(dir: string, size: (p: string) => number): { partsMb: number; partsFiles: number } {
+  const files = existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')) : [];
+  return { partsMb: files.reduce((n, f) => n + size(join(dir, f)), 0) / 1e6, partsFiles: files.length };
 }
 
 async function inProcessSync(input: MeasuredSyncInput): Promise<ChildSync> {

@@ -32,13 +32,17 @@ function sizeJson(s: LoadResult) {
     publish_ms: r0(t.publishMs),
     steady: {
       run_s: r2(s.steady.syncMs / 1000), publish_ms: r0(s.steady.timing.publishMs), requests: s.steady.runs[0]?.requests ?? 0,
+      publish_bytes: s.steady.publishedBytes ?? 0, full_publish_bytes: s.sync.publishedBytes ?? 0,
       publish_share: r3(s.steady.timing.publishMs / s.steady.syncMs), peak_rss_mb: r0(mb(s.steady.peakRssKb ?? s.steady.sampledPeakRssKb)),
     },
     report_ms: r0(s.report.ms),
     report_kb: r0(s.report.bytes / 1024),
     warehouse_mb: r2(s.warehouseMb),
     snapshot_mb: r2(s.snapshotMb),
+    read_surface_mb: r2(s.partsMb),
+    read_surface_files: s.partsFiles,
     views_ms: Object.fromEntries(s.views.map((v) => [v.view, r0(v.warmMs)])),
+    native_views_ms: Object.fromEntries(s.nativeViews.map((v) => [v.view, r0(v.warmMs)])),
   };
 }
 
@@ -84,7 +88,13 @@ export function humanReport(sizes: LoadResult[], budget: BudgetResult | null): s
       { measure: `${at}: requests (${j.windows} windows)`, value: `${j.requests} (ideal ${j.ideal_requests}; per window ${j.ideal_requests_windowed})`, target: `= ideal: ${mark(j.requests === j.ideal_requests)}` },
       { measure: `${at}: steady run (nothing new)`, value: `${j.steady.run_s} s, publish ${n(j.steady.publish_ms)} ms = ${r0(j.steady.publish_share * 100)}%`, target: `<= ${TARGET.publishShare * 100}%: ${mark(j.steady.publish_share <= TARGET.publishShare)}` },
       { measure: `${at}: report (30 days)`, value: `${n(j.report_ms)} ms, ${n(j.report_kb)} KB`, target: j.n === 1_000_000 ? `<= 5 s: ${mark(j.report_ms <= TARGET.reportMs1M)}` : '' },
-      { measure: `${at}: warehouse / read snapshot`, value: `${j.warehouse_mb} MB / ${j.snapshot_mb} MB`, target: '' },
+      { measure: `${at}: warehouse / read path / its Parquet files`, value: `${j.warehouse_mb} MB / ${j.snapshot_mb} MB / ${j.read_surface_mb} MB in ${j.read_surface_files} files`, target: '' },
+      { measure: `${at}: steady run peak RSS, bytes the publish wrote`, value: `${n(j.steady.peak_rss_mb)} MB, ${n(j.steady.publish_bytes / 1024)} KB (full sync: ${n(j.steady.full_publish_bytes / 1e6)} MB)`, target: '' },
+      ...Object.keys(j.views_ms).map((v) => ({
+        measure: `${at}: view ${v}, read path vs native (warm)`,
+        value: `${n(j.views_ms[v]!)} ms vs ${n(j.native_views_ms[v] ?? 0)} ms = ${r2(j.views_ms[v]! / Math.max(1, j.native_views_ms[v] ?? 0))}x`,
+        target: '',
+      })),
     );
   }
   const json = benchJson(sizes, budget) as { rss_growth: number | null };

@@ -15,6 +15,7 @@ import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
 import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
 import { defaultReadPath, readPathFor } from '../publish/snapshot.js';
 import { parseLakeLocation } from '../export/lake-location.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, READ_SURFACES, type ReadSurface } from '../publish/read-surface.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
 export const MEMORY = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
@@ -74,6 +75,9 @@ export interface SyncConfig {
   /** The published read snapshot, and how often a long run publishes between batches. */
   readPath: string;
   publishIntervalMs: number;
+  /** How the read path is published (catalog over Parquet files, or a full copy) and how long retired files are kept. */
+  readSurface: ReadSurface;
+  readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
   /** Pipelines to run (names); null: all. */
   pipelines: string[] | null;
@@ -106,6 +110,8 @@ export interface SyncFlags {
   pipelines?: string[];
   lake?: string;
   topicPeriod?: number;
+  readSurface?: ReadSurface;
+  readGrace?: number;
 }
 
 /** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
@@ -160,6 +166,8 @@ export const configFileSchema = z.strictObject({
   landingDir: z.string().min(1).optional(),
   readPath: z.string().min(1).optional(),
   publishInterval: parsed((v) => parseDuration(v, 'publishInterval')).optional(),
+  readSurface: z.enum(READ_SURFACES).optional(),
+  readGrace: parsed((v) => parseDuration(v, 'readGrace')).optional(),
   memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
   threads: z.number().int().min(1).max(256).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
@@ -268,6 +276,8 @@ export function resolveSyncConfig(
     keepRawMs: flags.keepRaw !== undefined ? flags.keepRaw : (file?.keepRaw ?? base.keepRawMs),
     readPath: readPathFor(warehouse, env, file?.readPath),
     publishIntervalMs: file?.publishInterval ?? base.publishIntervalMs,
+    readSurface: flags.readSurface ?? file?.readSurface ?? base.readSurface,
+    readGraceMs: flags.readGrace ?? file?.readGrace ?? base.readGraceMs,
     duckdb: { memoryLimit: flags.memoryLimit ?? file?.memoryLimit ?? base.duckdb.memoryLimit, threads: flags.threads ?? file?.threads ?? base.duckdb.threads },
     // DOCS_PIPELINES: the same comma-separated list as --pipelines, for containers and services.
     pipelines: flags.pipelines ?? listEnv(env.DOCS_PIPELINES) ?? file?.pipelines ?? base.pipelines,
@@ -303,6 +313,8 @@ export interface LocalConfig {
   warehouse: string;
   landingDir: string;
   readPath: string;
+  readSurface: ReadSurface;
+  readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
 }
 
@@ -314,6 +326,8 @@ export function resolveLocalConfig(flags: { warehouse?: string; config?: string 
     warehouse,
     landingDir: file?.landingDir ?? base.landingDir,
     readPath: readPathFor(warehouse, env, file?.readPath),
+    readSurface: file?.readSurface ?? base.readSurface,
+    readGraceMs: file?.readGrace ?? base.readGraceMs,
     duckdb: { memoryLimit: file?.memoryLimit ?? base.duckdb.memoryLimit, threads: file?.threads ?? base.duckdb.threads },
   };
 }
@@ -330,6 +344,8 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     keepRawMs: null,
     readPath: defaultReadPath(warehouse),
     publishIntervalMs: 10 * 60_000,
+    readSurface: DEFAULT_READ_SURFACE,
+    readGraceMs: DEFAULT_READ_GRACE_MS,
     duckdb: { memoryLimit: DEFAULT_MEMORY_LIMIT, threads: DEFAULT_THREADS },
     pipelines: null,
     rate: { limit: 100, windowMs: 3_600_000 },

@@ -12,8 +12,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface Published {
   path: string;
+  /** Bytes the publish wrote: the whole copy, or the catalog plus the new Parquet files. */
   bytes: number;
   ms: number;
+  /** Catalog publishes (src/publish/read-surface.ts): Parquet files written, deleted, named now, retired. */
+  files?: { written: number; deleted: number; current: number; retired: number };
 }
 
 /** Where readers find the snapshot of a warehouse: state/warehouse.duckdb → state/read/warehouse.duckdb. */

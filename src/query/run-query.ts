@@ -20,7 +20,12 @@ export async function runReadOnly(conn: DuckDBConnection, sql: string): Promise<
   if (statements.count === 0) throw new UsageError('no SQL statement given');
   const prepared = [];
   for (let i = 0; i < statements.count; i++) {
-    const p = await sqlError(() => statements.prepare(i));
+    const p = await sqlError(() => statements.prepare(i).catch((err: unknown) => {
+      // The read catalog's Parquet-backed tables are views: a write to one fails to bind instead.
+      const verb = /Can only (delete|update|insert)/i.exec(messageOf(err))?.[1];
+      if (verb) throw new UsageError(`query runs read-only SQL: a ${verb.toUpperCase()} statement is refused (the warehouse is written only by docs-etl sync)`);
+      throw err;
+    }));
     if (!READ_ONLY.has(p.statementType)) {
       throw new UsageError(`query runs read-only SQL: a ${StatementType[p.statementType] ?? 'writing'} statement is refused (the warehouse is written only by docs-etl sync)`);
     }

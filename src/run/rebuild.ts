@@ -17,12 +17,14 @@ import { acquireWriterLock } from '../load/writer-lock.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
-import { publishSnapshot } from '../publish/snapshot.js';
+import { publishRead, type ReadSurface } from '../publish/read-surface.js';
 
 export interface RebuildConfig {
   warehouse: string;
   landingDir: string;
   readPath: string;
+  readSurface: ReadSurface;
+  readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
   /** Only these projects (null: every project with kept pages). */
   projects: string[] | null;
@@ -111,7 +113,7 @@ export async function runRebuild(
       out.push({ ...s, pages, rows, coverageKeptMs: kept, coverageDroppedMs: dropped });
       deps.logger.info({ projectId: s.projectId, pipeline: s.pipeline, pages, rows }, 'rebuilt from kept pages');
     }
-    await writer.run((c) => publishSnapshot(c, wh.path, cfg.readPath));
+    await writer.run((c) => publishRead(c, wh.path, cfg, deps.clock.now(), true));
     return out;
   } finally {
     wh.close();

@@ -10,7 +10,7 @@ import { inTransaction, openWarehouse } from '../load/warehouse.js';
 import { acquireWriterLock } from '../load/writer-lock.js';
 import type { LocalConfig } from '../config/sync-config.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
-import { publishSnapshot } from '../publish/snapshot.js';
+import { publishRead } from '../publish/read-surface.js';
 
 export interface ResetRequest {
   projectId: string;
@@ -78,7 +78,7 @@ async function withWarehouse<T>(
   const wh = await openWarehouse(cfg.warehouse, { ...cfg.duckdb, readPath: cfg.readPath, readOnly: !clock });
   try {
     const out = await fn(wh.conn, new LandingZone(cfg.landingDir));
-    if (clock) await publishSnapshot(wh.conn, wh.path, cfg.readPath);
+    if (clock) await publishRead(wh.conn, wh.path, cfg, clock.now(), true);
     return out;
   } finally {
     wh.close();

@@ -25,7 +25,8 @@ import { Writer } from '../load/writer.js';
 import { acquireWriterLock } from '../load/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
-import { publishSnapshot, type Published } from '../publish/snapshot.js';
+import { publishRead } from '../publish/read-surface.js';
+import type { Published } from '../publish/snapshot.js';
 import { readAgesMs, settleAgeMs } from '../plan/schedule.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization, runOrg, type OrgStream } from './run-org.js';
@@ -101,7 +102,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         if (wh && Date.now() - lastPublish >= cfg.publishIntervalMs) {
           lastPublish = Date.now();
           const at = wh.path;
-          void writer.run((c) => publishSnapshot(c, at, cfg.readPath)).then(
+          void writer.run((c) => publishRead(c, at, cfg, deps.clock.now())).then(
             (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
             (err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'publishing the read snapshot failed; the next publish retries'),
           );
@@ -187,7 +188,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     if (!deps.signal?.aborted) {
       // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
       topics = await writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics));
-      published = await writer.run((c) => publishSnapshot(c, wh!.path, cfg.readPath));
+      published = await writer.run((c) => publishRead(c, wh!.path, cfg, deps.clock.now()));
       timing.publishMs = published.ms;
     }
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);

@@ -44,6 +44,8 @@ export function addSyncOptions(cmd: Command): Command {
     })
     .option('--threads <n>', 'DuckDB threads (default 2)', intArg(1, 256))
     .option('--topic-period <duration>', 'gap topics group the unanswered questions of this period (default 90d; config topicPeriod)', durationArg)
+    .addOption(new Option('--read-surface <kind>', 'how the read path is published: catalog (views over immutable Parquet files; cost of what changed) or copy (the whole warehouse file; native speed, cost grows with it) (default catalog)').choices(['catalog', 'copy']))
+    .option('--read-grace <duration>', 'keep Parquet files a newer read catalog no longer names this long, for readers holding an older one (default 24h)', durationArg)
     .option('--lookback <duration>', 'deprecated: also re-read this span before the head on every run (the planner re-reads on a schedule instead)', durationArg)
 
     .option('--request-timeout <duration>',
