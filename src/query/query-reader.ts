@@ -2,8 +2,11 @@
 // statement type.
 //  - It opens the published read snapshot only; before the first publish there is none, and the
 //    writer's file is never opened instead (a sync starting meanwhile would fail on its lock).
-//  - External access is off: no file but the snapshot itself is read or written (read_text, glob,
-//    read_csv, COPY, EXPORT, log_query_path, profiling_output: DuckDB's "Permission Error").
+//  - External access is off: no file but the snapshot itself and the read catalog's own Parquet
+//    folder (<read_path>.parts, which its views read; allowed_directories) is read or written
+//    (read_text, glob, read_csv, COPY, EXPORT, log_query_path, profiling_output: DuckDB's
+//    "Permission Error"). Writes into that folder are refused by statement type (run-query.ts:
+//    a SELECT cannot write a file, COPY is not on the allow-list).
 //  - The configuration is locked after the reader's own settings (time zone, threads, a bounded
 //    memory limit, given by flags): `SET memory_limit = '100GB'` and the like are refused.
 //  - A running statement is interrupted (DuckDB's interrupt) on Ctrl-C or SIGTERM, and after
@@ -12,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { FatalError, UsageError, messageOf } from '../core/errors.js';
+import { readSurfaceDir } from '../publish/surface-files.js';
 
 /** Default memory limit of a query (DuckDB's own default is 80% of RAM). */
 export const QUERY_MEMORY_LIMIT = '1GB';
@@ -47,7 +51,6 @@ export async function openQueryReader(o: QueryReaderOptions): Promise<QueryReade
   try {
     instance = await DuckDBInstance.create(path, {
       access_mode: 'READ_ONLY',
-      enable_external_access: 'false',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       memory_limit: o.memoryLimit ?? QUERY_MEMORY_LIMIT,
@@ -57,6 +60,16 @@ export async function openQueryReader(o: QueryReaderOptions): Promise<QueryReade
     throw new FatalError(`cannot open the read snapshot ${path}: ${messageOf(err).split('\n')[0]}`);
   }
   const conn = await instance.connect();
+  try {
+    // The catalog's views read its parts folder: the one directory allowed once external access is off.
+    const parts = `${readSurfaceDir(path)}/`.replaceAll("'", "''");
+    await conn.run(`SET allowed_directories = ['${parts}']`);
+    await conn.run('SET enable_external_access = false');
+  } catch (err) {
+    conn.closeSync();
+    instance.closeSync();
+    throw new FatalError(`cannot open the read snapshot ${path} read-only: ${messageOf(err).split('\n')[0]}`);
+  }
   try {
     await conn.run('SET TimeZone = $tz', { tz: o.timeZone ?? 'UTC' });
   } catch (err) {

@@ -98,6 +98,24 @@ describe('the read catalog', () => {
     }
   }, 60_000);
 
+  it('docs-etl query reads the catalog\'s Parquet-backed tables, and no file but the parts folder; it cannot write there', async () => {
+    const env = cliEnv({ LOG_LEVEL: 'warn' });
+    const wh = await open(warehouse);
+    const [{ n }] = await wh.rows('SELECT count(*) AS n FROM conversations');
+    wh.close();
+    const q = await runCli(['query', '--warehouse', warehouse, '--format', 'json', 'SELECT count(*) AS n FROM conversations'], env);
+    expect(q.code, q.stderr).toBe(0);
+    expect(JSON.parse(q.stdout)).toEqual([{ n: String(n) }]); // BIGINTs are JSON strings
+    expect(Number(n)).toBeGreaterThan(0);
+    const file = join(readSurfaceDir(readPath), 'conversations', 'project_id=alpha', partsOf('conversations', 'alpha')[0]!);
+    const copy = await runCli(['query', '--warehouse', warehouse, `COPY (SELECT 1 AS x) TO '${file}' (FORMAT parquet)`], env);
+    expect(copy.code).toBe(2);
+    expect(copy.stderr).toMatch(/COPY statement is refused/);
+    const outside = await runCli(['query', '--warehouse', warehouse, `SELECT * FROM read_parquet('${join(tmp.dir, '*.parquet')}')`], env);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/file system operations are disabled/);
+  }, 60_000);
+
   it('closed months are one file per project and month; the open month one file per day', () => {
     const files = partsOf('conversations', 'alpha');
     const keys = files.map((f) => f.replace(/-[0-9a-f]+\.parquet$/, ''));

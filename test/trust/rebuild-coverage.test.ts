@@ -51,7 +51,7 @@ it('a dry run 6 h after rebuild plans the same re-reads as the warehouse not reb
   copyFileSync(warehouse, twin);
 
   const rebuilt = await runRebuild({ clock, logger: silentLogger },
-    { warehouse, landingDir: cfg.landingDir, readPath: cfg.readPath, duckdb: cfg.duckdb, projects: null }, PIPELINES);
+    { warehouse, landingDir: cfg.landingDir, readPath: cfg.readPath, readSurface: cfg.readSurface, readGraceMs: cfg.readGraceMs, duckdb: cfg.duckdb, projects: null }, PIPELINES);
   expect(rebuilt.every((s) => s.coverageDroppedMs === 0)).toBe(true);
   // Interval by interval: same bounds, read times, read counts and settled flags.
   expect(await coverage(warehouse)).toEqual(before);
