@@ -101,7 +101,7 @@ describe('the read catalog', () => {
   it('docs-etl query reads the catalog\'s Parquet-backed tables, and no file but the parts folder; it cannot write there', async () => {
     const env = cliEnv({ LOG_LEVEL: 'warn' });
     const wh = await open(warehouse);
-    const [{ n }] = await wh.rows('SELECT count(*) AS n FROM conversations');
+    const n = (await wh.rows('SELECT count(*) AS n FROM conversations'))[0]!.n;
     wh.close();
     const q = await runCli(['query', '--warehouse', warehouse, '--format', 'json', 'SELECT count(*) AS n FROM conversations'], env);
     expect(q.code, q.stderr).toBe(0);
