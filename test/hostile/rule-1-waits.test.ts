@@ -32,7 +32,8 @@ describe('rule 1: every wait is bounded', () => {
     const args = ['sync', '--warehouse', warehouse, '--rate-limit', '100/2s', '--max-wait', '1s', ...oneWindow()];
     const r = await runMeasured(args, env(s), join(dir, 'peak'));
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/demo\/assistant_conversations: budget_exhausted .*the next slot frees in \d+(ms|s), longer than --max-wait 1s/);
+    // The server said 429 while this machine's log shows 1 of 100: the budget stop says someone else spent it (issue 19).
+    expect(r.stdout).toMatch(/demo\/assistant_conversations: budget_exhausted .*shows 1 of 100 used: another client of this organization spent the budget; the block ends in \d+(ms|s), longer than --max-wait 1s/);
     expect(s.seen).toHaveLength(1);
     const block = currentBlock(join(dir, 'budget'), keyFingerprint(KEY), systemClock, 2_000);
     expect(block).not.toBeNull();

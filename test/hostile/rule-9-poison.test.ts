@@ -5,11 +5,10 @@
 // of the page loads, the next run exits 0. Real CLI, hostile server on 127.0.0.1.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LandingZone } from '../../src/land/landing-zone.js';
-import { keyFingerprint } from '../../src/core/secrets.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { landOld } from './land-old.js';
 import { expectBoundedMemory, expectKeyAbsent, filesUnder, hostileServer, json, oneWindow, page, runMeasured, turns, type Hostile } from './hostile.js';
 
 const KEY = 'mint_hostile_poison_key_99';
@@ -29,19 +28,6 @@ function searchesBody(bad: Record<string, unknown>): string {
     searchQuery: `term ${i}`, hits: 100 - i, ctr: 0.5, topClickedPage: null, lastSearchedAt: '2026-01-01T10:00:00Z', ...(i === 7 ? bad : {}),
   }));
   return JSON.stringify({ searches: terms, totalSearches: 5000, nextCursor: null });
-}
-
-/** A page as an older docs-etl landed it: the body verbatim, its records all taken as valid. */
-function landOld(dir: string, pipeline: string, seq: number, body: string, records: number): void {
-  const from = new Date(Date.now() - 40 * 60_000);
-  const zone = new LandingZone(join(dir, 'landing', 'w'));
-  zone.land({
-    v: 1, project_id: 'demo', pipeline, organization: keyFingerprint(KEY), seq, run_id: `01OLDRUN${seq}`, fetched_at: from.toISOString(),
-    requests: 1, records, quarantined: 0,
-    window: { id: `01OLDWINDOW${pipeline}${seq}`, from: from.toISOString(), to: new Date(from.getTime() + 3_600_000).toISOString(), purpose: 'head' },
-    request: { cursor: null, offset: null }, next: { cursor: null, offset: null, complete: true }, window_limit_ms: null,
-    invalid: [], x: Array.from({ length: records }, () => null),
-  }, body);
 }
 
 describe('rule 9: a value the warehouse cannot hold never blocks a stream', () => {
@@ -88,10 +74,10 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     const warehouse = join(dir, 'w.duckdb');
     // Assistant: a lone surrogate (DuckDB refuses the whole file) and a date that does not exist.
     const t = turns(60, 'u_');
-    landOld(dir, 'assistant_conversations', 1, JSON.stringify(page([...t.slice(0, 59), { ...t[59], timestamp: '2026-02-30T10:00:00Z' }], null))
+    landOld(KEY, dir, 'assistant_conversations', 1, JSON.stringify(page([...t.slice(0, 59), { ...t[59], timestamp: '2026-02-30T10:00:00Z' }], null))
       .replace('"question 3"', '"question \\ud800"'), 60);
     // Searches: hits 1e20 (DuckDB's CAST to BIGINT fails the whole day).
-    landOld(dir, 'searches', 1, searchesBody({ hits: 1e20 }), 40);
+    landOld(KEY, dir, 'searches', 1, searchesBody({ hits: 1e20 }), 40);
     const r = await runMeasured(['sync', '--warehouse', warehouse, '--keep-raw', '30d', ...oneWindow()], env(empty.url, { DOCS_PIPELINES: 'assistant_conversations,searches' }), join(dir, 'peak'));
     expect(r.code, r.stderr).toBe(0);
     expect(await count(warehouse, 'conversations')).toBe(59);
@@ -114,26 +100,6 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     const again = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], env(empty.url, { DOCS_PIPELINES: 'assistant_conversations,searches' }), join(dir, 'peak2'));
     expect(again.code, again.stderr).toBe(0);
     expectKeyAbsent(KEY, r, [dir]);
-  });
-
-  it('upgrade: a page with a record too large for the merge at the memory limit: that record quarantined with DuckDB\'s reason, 59 load, exit 0', async () => {
-    const empty = await hostileServer((_req, res) => json(res, 200, page([], null)));
-    servers.push(empty);
-    const dir = join(tmp.dir, 'large');
-    const warehouse = join(dir, 'w.duckdb');
-    const t = turns(60, 'l_');
-    landOld(dir, 'assistant_conversations', 1, JSON.stringify(page([...t.slice(0, 5), { ...t[5], response: 'x'.repeat(20_000_000) }, ...t.slice(6)], null)), 60);
-    // 64MB: DuckDB's JSON buffer for a 20 MB page does not fit (it did at 128MB for a page half that).
-    const r = await runMeasured(['sync', '--warehouse', warehouse, '--memory-limit', '64MB', ...oneWindow()], env(empty.url), join(dir, 'peak'));
-    expect(r.code, r.stderr).toBe(0);
-    expect(await count(warehouse, 'conversations')).toBe(59);
-    const q = await query(warehouse, "SELECT json_extract_string(raw, '$.id') AS id, error, json_extract(raw, '$._docs_etl_truncated')::BOOLEAN AS cut, length(raw::VARCHAR) AS bytes FROM quarantine");
-    expect(q).toHaveLength(1);
-    expect(q[0]).toMatchObject({ id: 'l_0005', cut: true });
-    expect(q[0]!.error).toMatch(/^DuckDB cannot store it: Out of Memory Error/);
-    expect(Number(q[0]!.bytes)).toBeLessThan(10_000);
-    expect(filesUnder(join(dir, 'landing')).filter((f) => f.endsWith('.json'))).toEqual([]);
-    expectBoundedMemory(r);
   });
 
   it('a thread over the page cap quarantines that key; the other thread loads; exit 0, and it is not asked again', async () => {
