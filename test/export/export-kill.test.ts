@@ -35,7 +35,7 @@ describe('export-parquet killed midway', () => {
       }
       for (const table of ['sync_runs', 'quarantine'] as const) expected.set(table, await warehouseTable(wh.conn, table));
       // The other one-file tables are empty in this fixture: each is one file with no rows.
-      for (const table of ['projects', 'coverage', 'static_export_jobs', 'site_pages']) expected.set(table, []);
+      for (const table of ['projects', 'coverage', 'static_export_jobs', 'site_pages', 'gap_topic_runs']) expected.set(table, []);
     } finally {
       wh.close();
     }
