@@ -68,9 +68,9 @@ describe('docs-etl export-parquet', () => {
     const lake = join(tmp.dir, 'lake');
     let r = await cli(['--out', lake, '--project', 'acme', '--project', 'beta'], { DOCS_ETL_WAREHOUSE: w });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^lake ${lake}: 14 partition\\(s\\) written, 0 unchanged, 0 removed; conversations, sources, sync_runs, quarantine, projects, coverage, static_export_jobs, site_pages rewritten; \\d+ rows, [\\d.]+ kB in \\d+(ms|\\.\\ds)\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^lake ${lake}: 15 partition\\(s\\) written, 0 unchanged, 0 removed; conversations, sources, sync_runs, quarantine, projects, coverage, static_export_jobs, site_pages, gap_topic_runs rewritten; \\d+ rows, [\\d.]+ kB in \\d+(ms|\\.\\ds)\\n$`));
     r = await cli(['--out', lake, '--warehouse', w, '--full']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/: 18 partition\(s\) written, 0 unchanged, 0 removed \(--full\)/);
+    expect(r.stdout).toMatch(/: 19 partition\(s\) written, 0 unchanged, 0 removed \(--full\)/);
   });
 });
