@@ -1,0 +1,66 @@
+// Second pass of the clustering: topics the first pass split are one topic again. The first pass
+// compares a question with topic centroids that include character trigrams, so two phrasings of
+// one subject that share a single distinctive word ("SSO with Okta", "Okta single sign-on") start
+// two topics. Here a topic is described by its word profile: for each word stem, the share of its
+// questions that use it, times the word's IDF. Two profiles alike (cosine ≥ threshold, same
+// language) are one topic: a word that every question of both topics uses counts fully, the
+// template words ("configure", "error") that a few use count little.
+//
+// Biggest topics first; each topic joins the kept topic most similar to it, found through an
+// inverted index over the profiles' heaviest words (linear in the topics, never all pairs).
+import { UNDETERMINED } from './question-features.js';
+
+export interface TopicProfiles {
+  /** Per topic: word id → weight (share of members using the word × IDF), and its language. */
+  profiles: Map<number, number>[];
+  languages: string[];
+  sizes: number[];
+}
+
+const TOP_WORDS = 6;
+const MAX_CANDIDATES = 32;
+const MAX_POSTING = 256;
+
+/** Per topic, the kept topic it belongs to (an index into the returned `kept`). */
+export function mergeProfiles(p: TopicProfiles, threshold: number): { into: Int32Array; kept: number[] } {
+  const n = p.profiles.length;
+  const order = Array.from({ length: n }, (_, t) => t).sort((a, b) => p.sizes[b]! - p.sizes[a]! || a - b);
+  const norms = p.profiles.map((m) => Math.sqrt([...m.values()].reduce((a, w) => a + w * w, 0)) || 1);
+  const heaviest = (m: Map<number, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, TOP_WORDS).map(([id]) => id);
+  const into = new Int32Array(n).fill(-1);
+  const kept: number[] = [];
+  const postings = new Map<number, number[]>();
+  for (const t of order) {
+    const prof = p.profiles[t]!;
+    const seen = new Set<number>();
+    let best = -1;
+    let bestSim = threshold;
+    for (const id of heaviest(prof)) {
+      for (const k of postings.get(id) ?? []) {
+        if (seen.has(k) || seen.size >= MAX_CANDIDATES) continue;
+        seen.add(k);
+        const kl = p.languages[k]!;
+        const tl = p.languages[t]!;
+        if (kl !== UNDETERMINED && tl !== UNDETERMINED && kl !== tl) continue;
+        const other = p.profiles[k]!;
+        let dot = 0;
+        for (const [f, w] of prof) dot += (other.get(f) ?? 0) * w;
+        const sim = dot / (norms[t]! * norms[k]!);
+        if (sim > bestSim || (sim === bestSim && k < best)) [best, bestSim] = [k, sim];
+      }
+    }
+    if (best < 0) {
+      into[t] = kept.length;
+      kept.push(t);
+      for (const id of heaviest(prof)) {
+        let list = postings.get(id);
+        if (!list) postings.set(id, (list = []));
+        if (list.length < MAX_POSTING) list.push(t);
+      }
+      continue;
+    }
+    into[t] = into[best]!;
+    if (p.languages[best] === UNDETERMINED) p.languages[best] = p.languages[t]!;
+  }
+  return { into, kept };
+}
