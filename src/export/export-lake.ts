@@ -23,7 +23,7 @@ import { inTransaction } from '../load/warehouse.js';
 import type { LakeTable } from '../pipeline/lake-table.js';
 import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
-import { checkDeclaration, isDataKey, partitionId } from './lake-layout.js';
+import { checkDeclaration, isDataKey, partitionId, unescapeHiveValue } from './lake-layout.js';
 import { openLakeStorage } from './lake-location.js';
 import type { LakeStorage } from './lake-storage.js';
 import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type FileEntry, type Manifest } from './manifest.js';
@@ -106,7 +106,8 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     const formatChanged = prevTable !== undefined && prevTable.format !== format;
     if (formatChanged) logger.info({ table: t.name }, 'lake table format changed; rewriting all its files');
     // A format change rewrites the whole table, --project or not: one table never mixes two formats.
-    const inScope = (projectId: string | null) => t.layout.by === 'none' || formatChanged || scope === null || scope.has(projectId ?? '');
+    const whole = t.layout.by === 'none' || formatChanged;
+    const inScope = (projectId: string | null) => whole || scope === null || scope.has(projectId ?? '');
     const current = (await readFileSignatures(conn, t)).filter((p) => inScope(p.projectId));
     const before = [...entries.values()].filter((e) => e.table === t.name && inScope(e.partition.project_id ?? null));
     const plan = planFiles({ table: t.name, current, previous: before, full: full || formatChanged, sizeOf: (k) => sizes.get(k) });
@@ -115,7 +116,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     if (repair) {
       logger.warn({ table: t.name, key: repair.previous?.key, reason: repair.reason }, 'lake file missing or not the size it was written with: rewriting it');
     }
-    plans.push({ t, format, plan });
+    plans.push({ t, format, plan, whole });
     summary.partitions.total += current.length;
   }
   const toWrite = plans.reduce((n, p) => n + p.plan.write.length, 0);
@@ -150,9 +151,18 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
 
   // Orphans: our data files under a declared table that the new manifest does not name (uploads of
   // a killed run, files of an older manifest version). Only under the lock: nobody else is writing.
+  // With --project, a file of another project is never an orphan of this run: it may be named by no
+  // manifest only because the previous one is unreadable or of an older version, and the export
+  // that covers its project rewrites and sweeps it.
   const named = new Set([...entries.values()].map((e) => e.key));
+  const rewrittenWhole = new Set(plans.filter((p) => p.whole).map((p) => p.t.name));
+  const outOfScope = (k: string) => {
+    if (scope === null || rewrittenWhole.has(k.split('/')[0]!)) return false;
+    const m = /\/project_id=([^/]*)\//.exec(k);
+    return m !== null && !scope.has(unescapeHiveValue(m[1]!));
+  };
   const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
-    .filter((k) => !named.has(k));
+    .filter((k) => !named.has(k) && !outOfScope(k));
   const changed = written > 0 || stale.length > 0 || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();

@@ -257,6 +257,22 @@ describe('exportLake', () => {
     await expectLakeEqualsWarehouse();
   });
 
+  it('--project over a lake whose manifest is unreadable (older version, damaged) deletes no other project\'s files', async () => {
+    await run();
+    const others = () => listFiles(join(lake, 'conversations')).filter((f) => !f.includes('/project_id=beta/'));
+    const before = others();
+    expect(before.length).toBeGreaterThan(0);
+    writeFileSync(join(lake, '_docs_etl', 'manifest.json'), '{"version": 1, "files": []}');
+    await run({ projects: ['beta'] });
+    expect(others()).toEqual(before);
+    // The export of every project names them in the new manifest again, each once.
+    await run();
+    const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8')) as { files: { key: string }[] };
+    const named = new Set(manifest.files.map((f) => f.key));
+    for (const f of others()) expect(named.has(f.slice(lake.length + 1)), f).toBe(true);
+    await expectLakeEqualsWarehouse();
+  });
+
   it('refuses a lake another live export holds; takes over a lock whose process is gone', async () => {
     const lock = join(lake, '_docs_etl', 'lock');
     mkdirSync(join(lake, '_docs_etl'), { recursive: true });
