@@ -34,6 +34,9 @@ export interface RescueDeps {
 /** Bisection gives up after this many tries of one page (then the stream fails as before). */
 const MAX_PROBES = 400;
 
+/** DuckDB errors that say nothing about the records tried (the rest are the records' fault). */
+const ENVIRONMENT_ERROR = /^(IO Error|Out of Memory Error|INTERRUPT Error|Interrupt|FATAL Error|Connection Error)/i;
+
 /** The page repaired (a new LandedFile for the same path), or null when it needs no repair or cannot be. */
 export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: LandedFile, opts: { failed?: boolean } = {}): Promise<LandedFile | null> {
   const probe = (f: LandedFile) => deps.writer.run((c) => probeGroup(c, { pipeline: p, files: [f] }, deps.now()));
@@ -87,6 +90,8 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     if (probes >= MAX_PROBES) return false;
     const err = await tryRecords(keep);
     if (err === null) return true;
+    // The environment's failure (disk, memory, an interrupt) blames no record: stop looking.
+    if (ENVIRONMENT_ERROR.test(messageOf(err))) return false;
     if (keep.length === 1) {
       bad.push({ k: keep[0]!, error: err });
       return true;
@@ -105,13 +110,20 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
     return null;
   }
+  // Every record passes when tried: no record is to blame (the failure was the moment's: memory,
+  // disk). The page stays as landed, and is merged again by the next run; rewriting it without its
+  // records in the body would merge it empty and move the checkpoint past them.
+  if (bad.length === 0) {
+    deps.logger.warn({ ...log, probes }, 'landed page failed to merge but each of its records merges: left as landed for the next run');
+    return null;
+  }
   const refused = new Set(bad.map((b) => b.k));
   const keep = all.filter((k) => !refused.has(k));
   const invalid = [...page.invalid.map((q) => ({ ...q, raw: quarantinable(q.raw) })), ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
     .sort((a, b) => a.i - b.i);
   const repaired: LandedPage = { ...form(keep, invalid), quarantined: invalid.length, repaired: true };
   // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
-  const still = bad.length ? await tryRecords(keep) : null;
+  const still = await tryRecords(keep);
   if (still !== null) {
     deps.logger.error({ ...log, err: oneLine(still) }, 'landed page cannot be repaired: its valid records still fail to merge');
     return null;

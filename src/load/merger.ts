@@ -98,7 +98,9 @@ export class Merger {
           } catch (e) {
             // Then unit by unit (a page, or a window of an atomic pipeline), each page DuckDB
             // refuses repaired (merge-rescue.ts): a bad value never blocks its stream.
-            const left = await this.rescue(files);
+            // A repair that throws (a full disk while it writes its probe) leaves the pages landed
+            // and fails the stream, like a page it cannot repair: never the whole sync.
+            const left = await this.rescue(files).catch((r: unknown) => `could not repair its pages: ${messageOf(r)}`);
             if (left) {
               const k = key(files[0]!);
               this.failed.set(k, `${files[0]!.meta.project_id}/${files[0]!.meta.pipeline}: ${left}`);
