@@ -8,7 +8,8 @@ import type { StaticExportJob } from '../contracts/static-export.js';
 import { openWarehouse, inTransaction } from '../load/warehouse.js';
 import { sqlFile } from '../load/sql-files.js';
 import { waitForWriterLock } from '../load/writer-lock.js';
-import { defaultReadPath, publishSnapshot } from '../publish/snapshot.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, publishRead, type PublishSettings } from '../publish/read-surface.js';
+import { defaultReadPath } from '../publish/snapshot.js';
 import type { ArchivePage } from './archive.js';
 
 export interface JobContext {
@@ -47,15 +48,23 @@ export type ConnectionProvider = <T>(fn: (conn: DuckDBConnection) => Promise<T>)
 /** How long a write waits for a running sync to release the warehouse. */
 const WRITER_WAIT_MS = 15 * 60_000;
 
-/** Opens the warehouse file for each write and closes it right after; the export's last write publishes. */
-export function warehouseRecorder(warehousePath: string, clock: Clock, readPath?: string): Recorder {
+/**
+ * Opens the warehouse file for each write and closes it right after; the export's last write
+ * publishes the read path the way sync does (the catalog by default: a full copy would replace
+ * the catalog and its files).
+ */
+export function warehouseRecorder(warehousePath: string, clock: Clock, readPath?: string, surface: Partial<Omit<PublishSettings, 'readPath'>> = {}): Recorder {
   const withWarehouse = (publish: boolean): ConnectionProvider => async (fn) => {
     const lock = await waitForWriterLock(warehousePath, 'docs-etl static-export', clock, WRITER_WAIT_MS);
     try {
       const wh = await openWarehouse(warehousePath);
       try {
         const out = await fn(wh.conn);
-        if (publish) await publishSnapshot(wh.conn, wh.path, readPath ?? defaultReadPath(wh.path));
+        if (publish) {
+          await publishRead(wh.conn, wh.path, {
+            readPath: readPath ?? defaultReadPath(wh.path), readSurface: surface.readSurface ?? DEFAULT_READ_SURFACE, readGraceMs: surface.readGraceMs ?? DEFAULT_READ_GRACE_MS,
+          }, clock.now());
+        }
         return out;
       } finally {
         wh.close();

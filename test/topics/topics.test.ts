@@ -3,7 +3,9 @@
 // question it served); stable ids when 10% new questions arrive; an unchanged input skips the
 // step; and the real CLI prints the top topics.
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultReadPath } from '../../src/publish/snapshot.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { gapTruthOf } from '../../src/sandbox/gap-questions.js';
@@ -191,6 +193,17 @@ describe('gap topics', () => {
     expect(rebuilt.stderr).toMatch(/demo: [\d,]+ topics from [\d,]+ questions \([\d,]+ turns\) in [\d.]+s, peak RSS \d+ MB/);
     // Recomputed from the same turns: the same topics under the same ids.
     expect((JSON.parse(rebuilt.stdout) as Row[]).map((r) => r.topic_id)).toEqual(list.map((r) => r.topic_id));
+    // Published the way sync publishes: the read path stays a catalog (conversations a view over
+    // Parquet files), not a full copy of the warehouse.
+    const read = await DuckDBInstance.create(defaultReadPath(warehouse), { access_mode: 'READ_ONLY' });
+    const rc = await read.connect();
+    try {
+      const kind = (await rc.runAndReadAll("SELECT table_type FROM information_schema.tables WHERE table_name = 'conversations'")).getRows();
+      expect(kind).toEqual([['VIEW']]);
+    } finally {
+      rc.closeSync();
+      read.closeSync();
+    }
     const bad = await runCli(['topics', '--warehouse', warehouse, '--format', 'xml'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

@@ -9,7 +9,7 @@ import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError, openWarehouse } from '../../load/warehouse.js';
 import { acquireWriterLock } from '../../load/writer-lock.js';
 import { openReader } from '../../publish/open-reader.js';
-import { publishSnapshot } from '../../publish/snapshot.js';
+import { publishRead } from '../../publish/read-surface.js';
 import { updateGapTopics } from '../../topics/update-topics.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
 import { durationArg, intArg } from '../options.js';
@@ -59,7 +59,7 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
           }
           const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, true);
           if (update.failed.length) throw new Error(`gap topics failed for ${update.failed.map((f) => `${f.projectId} (${f.error})`).join(', ')}`);
-          await publishSnapshot(wh.conn, wh.path, cfg.readPath);
+          await publishRead(wh.conn, wh.path, cfg, systemClock.now());
           for (const r of update.results) {
             ctx.stderr.write(`${r.projectId}: ${r.topics.toLocaleString('en-US')} topics from ${r.questions.toLocaleString('en-US')} questions (${r.turns.toLocaleString('en-US')} turns)`
               + `${r.questionsSkipped ? `, ${r.questionsSkipped.toLocaleString('en-US')} least asked over the cap` : ''} in ${(r.durationMs / 1000).toFixed(1)}s, peak RSS ${Math.round(r.peakRssBytes / 1048576)} MB\n`);
