@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { analyticsErrorSchema } from '../contracts/analytics.js';
 import type { Clock } from '../core/clock.js';
-import { CursorRejectedError, FatalError, RequestDeadlineError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
+import { CursorRejectedError, FatalError, messageOf, RequestDeadlineError, RetriableError, RetriesExhaustedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { scrub } from '../core/secrets.js';
 import { serverText } from '../core/server-text.js';
@@ -103,7 +103,9 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
           }
           throw err;
         } finally {
-          await slot.release();
+          // A release that fails (Redis gone mid-request) must not replace the answer already paid
+          // for, nor the request's own error: the slot expires by itself after the window.
+          await slot.release().catch((err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'could not release the request slot; it expires by itself'));
         }
       };
       const once = async (): Promise<FetchedJson> => {

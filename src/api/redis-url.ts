@@ -23,5 +23,10 @@ export function parseRedisUrl(url: string, source: string): URL {
   if (u.pathname && u.pathname !== '/' && !/^\/\d+$/.test(u.pathname)) {
     throw new UsageError(`${source}: the path must be a database number (redis://host:6379/0)`);
   }
+  try {
+    decodeURIComponent(u.password);
+  } catch {
+    throw new UsageError(`${source}: the password is not URL-encoded (write % as %25)`);
+  }
   return u;
 }

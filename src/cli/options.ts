@@ -17,6 +17,12 @@ function wrap<T>(fn: (v: string) => T): (v: string) => T {
 }
 
 export const durationArg = wrap((v) => parseDuration(v));
+/** A timer's duration: from 1 s to 24 days (Node fires a longer timer at once). */
+export const timerDurationArg = wrap((v) => {
+  const ms = parseDuration(v);
+  if (ms < 1000 || ms > 24 * 86_400_000) throw new UsageError(`expected a duration from 1s to 24d, got "${v}"`);
+  return ms;
+});
 export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
 export const requestTimeoutArg = wrap(parseRequestTimeout);
 

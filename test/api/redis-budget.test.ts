@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget, type RequestBudget } from '../../src/api/budget.js';
 import { openBudgetBackend, type BudgetBackend } from '../../src/api/open-budget-store.js';
 import { systemClock } from '../../src/core/clock.js';
-import { BudgetExhaustedError, FatalError } from '../../src/core/errors.js';
+import { BudgetExhaustedError, FatalError, UsageError } from '../../src/core/errors.js';
+import { parseRedisUrl } from '../../src/api/redis-url.js';
 import { secretsOf } from '../../src/core/secrets.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -156,5 +157,17 @@ describe.skipIf(!HAVE_REDIS)('Redis budget store', () => {
     const secrets = secretsOf({ DOCS_ETL_BUDGET_URL: 'redis://user:p%40ss-word-1@h:6379/0' });
     expect(secrets).toEqual(expect.arrayContaining(['p%40ss-word-1', 'p@ss-word-1']));
     expect(secretsOf({ DOCS_ETL_BUDGET_URL: 'redis://h:6379/0' })).toEqual([]);
+  });
+
+  it('a password with a bare % (not URL-encoded): one usage line naming the fix, never the password', () => {
+    let err: unknown = null;
+    try {
+      parseRedisUrl('redis://:50%off-secret@h:6379/0', 'DOCS_ETL_BUDGET_URL');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect(String((err as Error).message)).toMatch(/DOCS_ETL_BUDGET_URL: the password is not URL-encoded \(write % as %25\)/);
+    expect(String((err as Error).message)).not.toMatch(/off-secret/);
   });
 });

@@ -95,6 +95,17 @@ describe('query: read-only in fact', () => {
     expect(performance.now() - t).toBeLessThan(10_000);
   });
 
+  it('--timeout beyond what a timer holds (30d) or under 1s is refused with exit 2, never a query stopped at once', async () => {
+    for (const bad of ['30d', '0s']) {
+      const r = await runCli(['query', '--warehouse', warehouse, '--timeout', bad, 'SELECT 1 AS one'], env);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--timeout.*expected a duration from 1s to 24d/);
+    }
+    const ok = await runCli(['query', '--warehouse', warehouse, '--timeout', '24d', '--format', 'csv', 'SELECT 1 AS one'], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('one\r\n1\r\n');
+  });
+
   it('before the first publish: "no read snapshot yet", exit 1; the writer file is not opened (a sync may take it)', async () => {
     const fresh = join(tmp.dir, 'fresh', 'w.duckdb');
     (await openWarehouse(fresh)).close();

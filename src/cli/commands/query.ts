@@ -10,7 +10,7 @@ import { readPathFor } from '../../publish/snapshot.js';
 import { openQueryReader, parseQueryMemory, QUERY_MEMORY_LIMIT, QUERY_THREADS, QUERY_TIMEOUT_MS } from '../../query/query-reader.js';
 import { runReadOnly } from '../../query/run-query.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
-import { durationArg, intArg } from '../options.js';
+import { intArg, timerDurationArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
 interface QueryFlags {
@@ -33,7 +33,7 @@ export const queryCommand: CommandFactory = (ctx, setExitCode) =>
       return v as RowFormat;
     }))
     .option('--warehouse <path>', 'the warehouse whose snapshot to read (default state/warehouse.duckdb)')
-    .addOption(new Option('--timeout <duration>', 'stop a query running longer than this').argParser(durationArg).default(QUERY_TIMEOUT_MS, formatDuration(QUERY_TIMEOUT_MS)))
+    .addOption(new Option('--timeout <duration>', 'stop a query running longer than this (1s to 24d)').argParser(timerDurationArg).default(QUERY_TIMEOUT_MS, formatDuration(QUERY_TIMEOUT_MS)))
     .option('--memory-limit <size>', `DuckDB memory limit of the query (default ${QUERY_MEMORY_LIMIT}, at most 16GiB)`, (v: string) => {
       try {
         return parseQueryMemory(v);
