@@ -94,7 +94,10 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   const entries = new Map<string, FileEntry>((previous?.files ?? []).map((e) => [partitionId(e.table, entryPartition(e)), e]));
   const manifest: Manifest = { ...emptyManifest(clock.now()), tables: { ...previous?.tables } };
   const snapshot = (): Manifest => ({ ...manifest, updatedAt: clock.now().toISOString(), files: [...entries.values()] });
-  const checkpoint = () => writeManifest(storage, snapshot(), token);
+  const checkpoint = async () => {
+    await storage.confirmLock?.(clock.now());
+    await writeManifest(storage, snapshot(), token);
+  };
   const superseded: string[] = [];
   let written = 0;
 
@@ -167,6 +170,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
   if (stale.length) {
+    await storage.confirmLock?.(clock.now());
     summary.files.removed = await storage.delete(stale);
     logger.info({ files: stale.length }, 'removed lake files no manifest names (replaced, deleted from the warehouse, or left by an interrupted export)');
   }

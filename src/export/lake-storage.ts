@@ -18,6 +18,12 @@ export interface LakeStorage {
   /** Takes the lake's lock (one export at a time); resolves to its release. */
   lock(now: Date): Promise<() => Promise<void>>;
   /**
+   * Object storage, whose lock is advisory: checks the lock taken by lock() is still this export's
+   * and renews it, or throws a FatalError (another export took it over). Called before every
+   * manifest write and before deleting anything. Absent where the lock is exclusive (local disk).
+   */
+  confirmLock?(now: Date): Promise<void>;
+  /**
    * Every object under the given top-level directories, with its size. Leftovers of an interrupted
    * run that are never data (local temp files) are removed on the way; returns how many.
    */

@@ -15,9 +15,20 @@ interface Owner {
   host: string;
   instance: string;
   startedAt: string;
+  /** Renewed at each manifest checkpoint of the export (confirm): a long export's lock stays fresh. */
+  renewedAt?: string;
 }
 
-/** Longer than any export should take; an older lock is a killed exporter's. */
+export interface S3LockHandle {
+  release(): Promise<void>;
+  /**
+   * Checks the lock is still this export's and renews it; throws a FatalError when another export
+   * took it over (this one must then write no manifest and delete nothing).
+   */
+  confirm(now: Date): Promise<void>;
+}
+
+/** Longer than any export goes without a checkpoint (it renews the lock at each); an older lock is a killed exporter's. */
 export const STALE_AFTER_MS = 3 * 3600_000;
 
 const INSTANCE = randomUUID();
@@ -29,15 +40,25 @@ interface LockIo {
   deleteKey(key: string): Promise<void>;
 }
 
-export async function acquireS3Lock(io: LockIo, now: Date): Promise<() => Promise<void>> {
+export async function acquireS3Lock(io: LockIo, now: Date): Promise<S3LockHandle> {
   const current = parse(await io.readText(LOCK_KEY));
   if (current && !isStale(current, now)) throw busy(io.location, current);
   const me: Owner = { pid: process.pid, host: hostname(), instance: `${INSTANCE}-${now.getTime()}`, startedAt: now.toISOString() };
   await io.writeText(LOCK_KEY, JSON.stringify(me));
   const after = parse(await io.readText(LOCK_KEY));
   if (after?.instance !== me.instance) throw busy(io.location, after);
-  return async () => {
-    if (parse(await io.readText(LOCK_KEY))?.instance === me.instance) await io.deleteKey(LOCK_KEY);
+  return {
+    release: async () => {
+      if (parse(await io.readText(LOCK_KEY))?.instance === me.instance) await io.deleteKey(LOCK_KEY);
+    },
+    confirm: async (at) => {
+      const holder = parse(await io.readText(LOCK_KEY));
+      if (holder?.instance !== me.instance) {
+        const who = holder ? ` by PID ${holder.pid} on ${holder.host} since ${holder.startedAt}` : ' (its lock object is gone)';
+        throw new FatalError(`lake ${io.location}: this export's lock was taken over${who}; stopping without writing the manifest or deleting anything`);
+      }
+      await io.writeText(LOCK_KEY, JSON.stringify({ ...me, renewedAt: at.toISOString() }));
+    },
   };
 }
 
@@ -46,14 +67,14 @@ function parse(text: string | null): Owner | null {
   try {
     const o = JSON.parse(text) as Partial<Owner>;
     if (typeof o.pid !== 'number' || typeof o.host !== 'string') return null;
-    return { pid: o.pid, host: o.host, instance: String(o.instance ?? ''), startedAt: String(o.startedAt ?? '') };
+    return { pid: o.pid, host: o.host, instance: String(o.instance ?? ''), startedAt: String(o.startedAt ?? ''), renewedAt: o.renewedAt === undefined ? undefined : String(o.renewedAt) };
   } catch {
     return null;
   }
 }
 
 function isStale(o: Owner, now: Date): boolean {
-  const started = Date.parse(o.startedAt);
+  const started = Math.max(Date.parse(o.startedAt), o.renewedAt ? Date.parse(o.renewedAt) : -Infinity);
   if (!Number.isFinite(started) || now.getTime() - started > STALE_AFTER_MS) return true;
   if (o.host !== hostname()) return false;
   if (o.pid === process.pid) return !o.instance.startsWith(INSTANCE);

@@ -11,7 +11,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { FatalError } from '../core/errors.js';
 import { META_DIR } from './lake-layout.js';
 import type { LakeStorage, StoredObject } from './lake-storage.js';
-import { acquireS3Lock } from './s3-lock.js';
+import { acquireS3Lock, type S3LockHandle } from './s3-lock.js';
 import { s3Error } from './s3-client.js';
 
 export interface S3Location {
@@ -29,6 +29,8 @@ export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly s
   const fail = (what: string, key: string, err: unknown) => s3Error(`${what} s3://${loc.bucket}/${full(key)}`, err, secrets);
   let staging: string | null = null;
   let counter = 0;
+  /** The lock this storage took (lock()), confirmed before each manifest write and deletion. */
+  let held: S3LockHandle | null = null;
 
   const readText = async (key: string): Promise<string | null> => {
     try {
@@ -58,7 +60,17 @@ export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly s
   return {
     location,
     replacesInPlace: false,
-    lock: (now) => acquireS3Lock({ readText, writeText, deleteKey, location }, now),
+    lock: async (now) => {
+      held = await acquireS3Lock({ readText, writeText, deleteKey, location }, now);
+      const handle = held;
+      return async () => {
+        held = null;
+        await handle.release();
+      };
+    },
+    confirmLock: async (now) => {
+      await held?.confirm(now);
+    },
     list: async (tops) => {
       const objects: StoredObject[] = [];
       for (const top of tops) {

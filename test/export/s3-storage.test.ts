@@ -75,8 +75,25 @@ describe('S3 lake storage', () => {
       await put({ pid: dead, host: hostname(), instance: 'other', startedAt: now.toISOString() });
       const release = await storage.lock(now);
       expect(JSON.parse(await s3.getText(lockKey)).pid).toBe(process.pid);
+      // A long export renews its lock at each checkpoint: 3 h after its start it is not stale.
+      const later = new Date(now.getTime() + STALE_AFTER_MS - 60_000);
+      await storage.confirmLock!(later);
+      expect(JSON.parse(await s3.getText(lockKey)).renewedAt).toBe(later.toISOString());
+      const other = await openLakeStorage(`s3://${s3.bucket}/locked`, s3.env);
+      try {
+        await expect(other.lock(new Date(now.getTime() + STALE_AFTER_MS + 60_000))).rejects.toThrow(/being written by another export/);
+      } finally {
+        await other.close();
+      }
       await release();
       expect((await s3.list('locked/')).has(lockKey)).toBe(false);
+      // Taken over (another host's export found it stale): confirm refuses, so this export writes
+      // no manifest and deletes nothing.
+      const mine = await storage.lock(now);
+      await put({ pid: 1, host: 'another-host', instance: 'other', startedAt: now.toISOString() });
+      await expect(storage.confirmLock!(now)).rejects.toThrow(/lock was taken over by PID 1 on another-host/);
+      await mine();
+      expect((await s3.list('locked/')).has(lockKey)).toBe(true);
     } finally {
       await storage.close();
     }
