@@ -1,6 +1,6 @@
 // Query results as text: an aligned table fitted to the terminal, CSV (RFC 4180) or JSON.
 import stringWidth from 'string-width';
-import type { QueryResult } from '../query/run-query.js';
+import type { QueryResult, ResultSink } from '../query/run-query.js';
 
 export type RowFormat = 'table' | 'csv' | 'json';
 
@@ -41,4 +41,51 @@ export function formatFitted(r: QueryResult, width: number): string {
   };
   const line = (row: string[]) => row.map((c, i) => fit(c, widths[i]!)).join('  ').trimEnd();
   return [line(r.columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** Rows an aligned table shows at most; the rest are counted (csv and json stream every row). */
+export const TABLE_MAX_ROWS = 10_000;
+
+/**
+ * A statement's rows written as they stream: csv and json chunk by chunk (waiting for the output
+ * to drain, so memory stays flat however many rows), a table once its rows are known (at most
+ * TABLE_MAX_ROWS of them, then a line counting the others).
+ */
+export function rowSink(format: RowFormat, columns: string[], width: number, out: NodeJS.WritableStream): ResultSink {
+  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
+  if (format === 'csv') {
+    let first = true;
+    return {
+      rows: (rows) => {
+        const text = formatCsv({ columns, rows });
+        const body = first ? text : text.slice(text.indexOf('\r\n') + 2);
+        first = false;
+        return write(body);
+      },
+      end: () => (first ? write(formatCsv({ columns, rows: [] })) : undefined),
+    };
+  }
+  if (format === 'json') {
+    let n = 0;
+    return {
+      rows: (rows) => {
+        const body = rows.map((r) => JSON.stringify(r)).join(',');
+        const text = (n === 0 ? '[' : ',') + body;
+        n += rows.length;
+        return write(text);
+      },
+      end: () => write(n === 0 ? '[]\n' : ']\n'),
+    };
+  }
+  const kept: Record<string, unknown>[] = [];
+  let more = 0;
+  return {
+    rows: (rows) => {
+      const room = TABLE_MAX_ROWS - kept.length;
+      kept.push(...rows.slice(0, Math.max(0, room)));
+      more += Math.max(0, rows.length - Math.max(0, room));
+    },
+    end: () => write(formatFitted({ columns, rows: kept }, width)
+      + (more ? `… ${more.toLocaleString('en-US')} more rows not shown (--format csv or json writes every row)\n` : '')),
+  };
 }

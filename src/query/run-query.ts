@@ -1,7 +1,7 @@
 // Read-only SQL for `docs-etl query`: every statement is checked by its type before it runs, so
 // only reads (and session settings) reach the snapshot; a write, COPY, ATTACH or INSTALL is refused.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { StatementType } from '@duckdb/node-api';
+import { JsonDuckDBValueConverter, StatementType } from '@duckdb/node-api';
 import { UsageError, messageOf } from '../core/errors.js';
 
 export interface QueryResult {
@@ -14,8 +14,18 @@ const READ_ONLY = new Set<StatementType>([
   StatementType.SELECT, StatementType.EXPLAIN, StatementType.SET, StatementType.VARIABLE_SET, StatementType.CALL,
 ]);
 
-/** Runs each statement of `sql` in order; returns the result of each that returns rows. */
-export async function runReadOnly(conn: DuckDBConnection, sql: string): Promise<QueryResult[]> {
+/** Where the rows of one statement go, as they stream out of DuckDB. */
+export interface ResultSink {
+  /** One chunk's rows; the next chunk is fetched once the returned promise settles (backpressure). */
+  rows(rows: Record<string, unknown>[]): Promise<void> | void;
+  end(): Promise<void> | void;
+}
+
+/**
+ * Runs each statement of `sql` in order; the rows of each that returns rows stream to the sink
+ * `open(columns)` gives for it. All statements are checked before the first runs.
+ */
+export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (columns: string[]) => ResultSink): Promise<void> {
   const statements = await sqlError(() => conn.extractStatements(sql));
   if (statements.count === 0) throw new UsageError('no SQL statement given');
   const prepared = [];
@@ -31,13 +41,23 @@ export async function runReadOnly(conn: DuckDBConnection, sql: string): Promise<
     }
     prepared.push(p);
   }
-  const out: QueryResult[] = [];
   for (const p of prepared) {
-    const r = await sqlError(() => p.runAndReadAll());
+    const r = await sqlError(() => p.stream());
     const columns = r.columnNames();
-    if (columns.length) out.push({ columns, rows: r.getRowObjectsJson() as Record<string, unknown>[] });
+    if (!columns.length) {
+      while (await r.fetchChunk());
+      continue;
+    }
+    const sink = open(columns);
+    // Chunk by chunk (about 2,048 rows): the result never sits whole in memory, whatever its size.
+    for (;;) {
+      const chunk = await sqlError(() => r.fetchChunk());
+      if (!chunk || chunk.rowCount === 0) break;
+      const rows = chunk.convertRows(JsonDuckDBValueConverter).map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+      await sink.rows(rows);
+    }
+    await sink.end();
   }
-  return out;
 }
 
 /** DuckDB's own message (its first line) as a usage error: the SQL is what needs fixing. */

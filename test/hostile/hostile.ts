@@ -71,7 +71,7 @@ export interface Measured extends CliResult {
   pid: number;
 }
 
-const PRELOAD = fileURLToPath(new URL('./peak-memory.mjs', import.meta.url));
+export const PRELOAD = fileURLToPath(new URL('./peak-memory.mjs', import.meta.url));
 
 /** The built CLI as a child process; `during` runs once it started (e.g. to send signals), seeing its stderr so far. */
 export async function runMeasured(args: string[], env: Record<string, string>, peakFile: string,

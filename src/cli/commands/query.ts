@@ -9,7 +9,7 @@ import { explainReadError } from '../../load/warehouse.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { openQueryReader, parseQueryMemory, QUERY_MEMORY_LIMIT, QUERY_THREADS, QUERY_TIMEOUT_MS } from '../../query/query-reader.js';
 import { runReadOnly } from '../../query/run-query.js';
-import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
+import { rowSink, type RowFormat } from '../format-rows.js';
 import { intArg, timerDurationArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -78,7 +78,9 @@ Exit codes: 0 done, 1 the snapshot cannot be opened or the query was stopped (si
       ctx.logger.debug({ path: reader.path, timeoutMs: flags.timeout }, 'query running');
       const timer = setTimeout(() => stop(`stopped after --timeout ${formatDuration(flags.timeout)}`), flags.timeout);
       try {
-        const results = await runReadOnly(reader.conn, sql).catch((err: unknown) => {
+        const format = flags.format ?? (ctx.stdout.isTTY ? 'table' : 'csv');
+        const width = (ctx.stdout as { columns?: number }).columns ?? 120;
+        await runReadOnly(reader.conn, sql, (columns) => rowSink(format, columns, width, ctx.stdout)).catch((err: unknown) => {
           if (stopped) throw new FatalError(`query ${stopped}`);
           if (/configuration has been locked/.test(messageOf(err))) {
             throw new UsageError(`${messageOf(err)}: query's settings are fixed; use --time-zone, --threads or --memory-limit`);
@@ -88,11 +90,6 @@ Exit codes: 0 done, 1 the snapshot cannot be opened or the query was stopped (si
           }
           throw explainReadError(path, err);
         });
-        const format = flags.format ?? (ctx.stdout.isTTY ? 'table' : 'csv');
-        const width = (ctx.stdout as { columns?: number }).columns ?? 120;
-        for (const r of results) {
-          ctx.stdout.write(format === 'csv' ? formatCsv(r) : format === 'json' ? formatJson(r) : formatFitted(r, width));
-        }
         setExitCode(EXIT.ok);
       } finally {
         clearTimeout(timer);
