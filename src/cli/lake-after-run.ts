@@ -4,7 +4,7 @@
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { exportLake } from '../export/export-lake.js';
+import { exportLake, lakeStagingDir } from '../export/export-lake.js';
 import type { ExportSummary } from '../export/export-summary.js';
 import { openReader } from '../publish/open-reader.js';
 
@@ -15,7 +15,7 @@ export async function exportLakeAfterRun(
   const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
   try {
     return await exportLake(
-      { conn: wh.conn, logger: deps.logger, clock: deps.clock, tables: LAKE_TABLES, env: deps.env, signal: deps.signal },
+      { conn: wh.conn, logger: deps.logger, clock: deps.clock, tables: LAKE_TABLES, env: deps.env, signal: deps.signal, stagingDir: lakeStagingDir(cfg.warehouse) },
       { outDir: cfg.lake },
     );
   } finally {

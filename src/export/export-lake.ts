@@ -15,6 +15,7 @@
 //      uploads of a killed run). The lock keeps a concurrent exporter's in-flight files safe.
 // A crash at any point leaves the previous manifest valid; the next run converges.
 import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../core/clock.js';
 import { StoppedError } from '../core/errors.js';
@@ -41,6 +42,11 @@ export interface ExportDeps {
   env?: NodeJS.ProcessEnv;
   /** Aborted: the file in flight is finished, the manifest written, then StoppedError. */
   signal?: AbortSignal;
+  /**
+   * Object storage: the folder files are staged in before upload (staging-dir.ts), e.g.
+   * `<warehouse dir>/lake-staging`; default the system temp folder.
+   */
+  stagingDir?: string;
 }
 
 export interface ExportOptions {
@@ -52,12 +58,17 @@ export interface ExportOptions {
   projects?: readonly string[];
 }
 
+/** The staging folder of a warehouse's exports to object storage: beside it, in its state folder. */
+export function lakeStagingDir(warehouse: string): string {
+  return join(dirname(warehouse), 'lake-staging');
+}
+
 /** Files written between manifest checkpoints. */
 const CHECKPOINT_EVERY = 64;
 
 export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise<ExportSummary> {
   for (const t of deps.tables) checkDeclaration(t);
-  const storage = await openLakeStorage(opts.outDir, deps.env ?? process.env);
+  const storage = await openLakeStorage(opts.outDir, deps.env ?? process.env, '--out', deps.stagingDir);
   try {
     const started = deps.clock.now();
     const release = await storage.lock(started);

@@ -30,9 +30,9 @@ export function parseLakeLocation(text: string, what = '--out'): LakeLocation {
 }
 
 /** The storage of a lake location. The AWS SDK is loaded only for an s3:// lake (it is large). */
-export async function openLakeStorage(text: string, env: NodeJS.ProcessEnv, what = '--out'): Promise<LakeStorage> {
+export async function openLakeStorage(text: string, env: NodeJS.ProcessEnv, what = '--out', stagingRoot?: string): Promise<LakeStorage> {
   const loc = parseLakeLocation(text, what);
   if (loc.kind === 'local') return localStorage(loc.dir);
   const [{ s3Client, s3Secrets }, { s3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
-  return s3Storage(s3Client(env), loc, s3Secrets(env));
+  return s3Storage(s3Client(env), loc, s3Secrets(env), stagingRoot);
 }

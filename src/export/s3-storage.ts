@@ -3,8 +3,7 @@
 // a local staging directory; it is uploaded under a new key (never overwritten in place) and the
 // staged copy removed. The manifest, written last, is the commit point. The standard AWS
 // configuration applies (s3-client.ts); errors name the bucket and key, never a credential.
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -13,6 +12,7 @@ import { META_DIR } from './lake-layout.js';
 import type { LakeStorage, StoredObject } from './lake-storage.js';
 import { acquireS3Lock, type S3LockHandle } from './s3-lock.js';
 import { s3Error } from './s3-client.js';
+import { makeStagingDir } from './staging-dir.js';
 
 export interface S3Location {
   bucket: string;
@@ -23,7 +23,8 @@ export interface S3Location {
 const PART_SIZE = 8 * 1024 * 1024;
 const DELETE_CONCURRENCY = 8;
 
-export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly string[]): LakeStorage {
+/** `stagingRoot`: where files are staged before upload (staging-dir.ts; default the system temp folder). */
+export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly string[], stagingRoot?: string): LakeStorage {
   const location = `s3://${loc.bucket}/${loc.prefix}`.replace(/\/$/, '');
   const full = (key: string) => `${loc.prefix}${key}`;
   const fail = (what: string, key: string, err: unknown) => s3Error(`${what} s3://${loc.bucket}/${full(key)}`, err, secrets);
@@ -91,7 +92,7 @@ export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly s
       return { objects: objects.filter((o) => !o.key.startsWith(`${META_DIR}/`)), tempRemoved: 0 };
     },
     stagingPath: (_key, token) => {
-      staging ??= mkdtempSync(join(tmpdir(), 'docs-etl-lake-'));
+      staging ??= makeStagingDir(stagingRoot);
       return join(staging, `${token}-${++counter}.parquet`);
     },
     put: async (staged, key) => {

@@ -3,7 +3,7 @@
 // point: after the kill it still names only complete objects that exist; the next normal run
 // removes the killed run's uploads, and its manifest names every object once with the warehouse's
 // counts; a run after it uploads nothing.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -106,6 +106,10 @@ describe('export-parquet to S3, killed mid-upload', () => {
     expect(afterKill.length).toBeGreaterThan(before.length); // uploads no manifest names yet (or a checkpoint's)
     // The manifest in place (the first run's, or a checkpoint) is valid: complete objects that exist.
     await checkManifest(await manifest());
+    // The killed export staged its files in the warehouse's state folder (never the system's temp
+    // folder), and left them there.
+    const staging = join(tmp.dir, 'lake-staging');
+    expect(readdirSync(staging).filter((n) => n.startsWith('docs-etl-lake-'))).toHaveLength(1);
 
     const done = await runCli(['export-parquet', '--out', url, '--warehouse', warehouse], env());
     expect(done.code, done.stderr).toBe(0);
@@ -114,6 +118,7 @@ describe('export-parquet to S3, killed mid-upload', () => {
     expect((await dataKeys()).map((k) => k.slice(PREFIX.length)).sort(), 'every object is named: the killed run\'s uploads are gone')
       .toEqual(m.files.map((e) => e.key).sort());
     expect((await s3.list(PREFIX)).has(`${PREFIX}_docs_etl/lock`), 'lock released').toBe(false);
+    expect(readdirSync(staging), 'the killed run\'s staging folder removed, this run\'s too').toEqual([]);
 
     const listing = await s3.list(PREFIX);
     const again = await runCli(['export-parquet', '--out', url, '--warehouse', warehouse], env());

@@ -7,7 +7,7 @@ import { systemClock } from '../../core/clock.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
-import { exportLake } from '../../export/export-lake.js';
+import { exportLake, lakeStagingDir } from '../../export/export-lake.js';
 import { parseLakeLocation } from '../../export/lake-location.js';
 import { formatExportSummary } from '../../export/export-summary.js';
 import { sqlFile } from '../../load/sql-files.js';
@@ -53,7 +53,7 @@ Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed
       try {
         if (flags.project) await checkKnownProjects(wh.conn, path, flags.project);
         const summary = await exportLake(
-          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal, tables: LAKE_TABLES, env: ctx.env },
+          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal, tables: LAKE_TABLES, env: ctx.env, stagingDir: lakeStagingDir(path) },
           { outDir: flags.out, full: Boolean(flags.full), projects: flags.project },
         );
         ctx.stdout.write(`${formatExportSummary(summary)}\n`);
