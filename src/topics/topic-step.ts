@@ -102,7 +102,8 @@ export async function runTopicStep(
   try {
     await conn.run(...statement('gap-turns', p));
     const counts = (await all(conn, 'question-count', {}))[0]!;
-    const rows = await all(conn, 'questions', { ...p, cap: settings.maxQuestions });
+    // Read as columns, not one object per question: up to maxQuestions of them.
+    const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap: settings.maxQuestions }))).getColumnsObjectJS();
     sample();
     // Incremental: questions start in their previous topic (a rebuild starts from nothing).
     const previous = new Map<string, number>();
@@ -114,8 +115,8 @@ export async function runTopicStep(
         previous.set(String(r.qhash), numbers.get(id)!);
       }
     }
-    const questions: (Question & { example: string })[] = rows.map((r) => ({
-      text: String(r.question), count: Number(r.n), example: String(r.example), previous: previous.get(String(r.qhash)),
+    const questions: (Question & { example: string })[] = (cols.question ?? []).map((q, i) => ({
+      text: String(q), count: Number(cols.n![i]), example: String(cols.example![i]), previous: previous.get(String(cols.qhash![i])),
     }));
     const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
     sample();
