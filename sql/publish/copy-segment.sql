@@ -12,4 +12,4 @@ COPY (
   WHERE {{project}} = $project_id
     AND {{time}} >= CAST($from AS TIMESTAMPTZ)
     AND {{time}} <  CAST($to AS TIMESTAMPTZ)
-) TO $file (FORMAT parquet, COMPRESSION zstd);
+) TO $file (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 20000);

@@ -37,6 +37,12 @@ export interface MergerStats {
   ms: number;
 }
 
+/**
+ * Largest batch by default, in records (config mergeBatchRows): DuckDB's JSON reader and MERGE of
+ * one batch hold memory beyond the buffer pool in proportion to it (docs/performance.md, Memory).
+ */
+export const DEFAULT_MERGE_BATCH_ROWS = 20_000;
+
 /** A landed page this large (bytes) is merged in a batch of its own. */
 export const ALONE_BYTES = 16 * 1024 * 1024;
 const large = (f: LandedFile): boolean => {
@@ -163,7 +169,7 @@ export class Merger {
 
   /** The next batch: a prefix of each stream's queue, oldest streams first, within the bounds. */
   private take(): LandedFile[] {
-    const maxRows = this.deps.maxBatchRows ?? 100_000;
+    const maxRows = this.deps.maxBatchRows ?? DEFAULT_MERGE_BATCH_ROWS;
     const maxPages = this.deps.maxBatchPages ?? 200;
     const out: LandedFile[] = [];
     let rows = 0;
