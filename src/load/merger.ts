@@ -38,10 +38,11 @@ export interface MergerStats {
 }
 
 /**
- * Largest batch by default, in records (config mergeBatchRows): DuckDB's JSON reader and MERGE of
- * one batch hold memory beyond the buffer pool in proportion to it (docs/performance.md, Memory).
+ * Largest batch by default, in records (config mergeBatchRows). A lower cap bounds what one MERGE
+ * reads at once; measured at 1M turns, 20,000 did not lower the merge phase's peak RSS (456 MB
+ * against 451 MB at 100,000: batches rarely exceed 20 pages while fetching), so the default stays.
  */
-export const DEFAULT_MERGE_BATCH_ROWS = 20_000;
+export const DEFAULT_MERGE_BATCH_ROWS = 100_000;
 
 /** A landed page this large (bytes) is merged in a batch of its own. */
 export const ALONE_BYTES = 16 * 1024 * 1024;
