@@ -156,7 +156,7 @@ export class Merger {
 
   private async merge(files: readonly LandedFile[]): Promise<void> {
     const started = performance.now();
-    this.deps.logger.debug({ pages: files.length, first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
+    this.deps.logger.debug({ pages: files.length, records: files.reduce((n, f) => n + f.meta.records, 0), first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
     const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
     const merged = await this.deps.writer.run((conn) =>
       mergeBatch(conn, groups, { now: this.deps.clock.now(), settleAgeMs: this.deps.settleAgeMs, settleAgeFor: this.deps.settleAgeFor }));
