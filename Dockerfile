@@ -15,6 +15,9 @@ RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# glibc keeps per-thread arenas of freed memory (DuckDB's threads): 2 arenas lowered a full sync's
+# peak RSS at 1M turns from 473 to 436 MB (docs/performance.md, Memory and view times, second round).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run the TypeScript build, which is done and has no compiler here.

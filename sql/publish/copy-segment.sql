@@ -6,10 +6,13 @@
 -- quoted by the caller; values are bound parameters. No ORDER BY: the rows keep the table's order
 -- (merged window by window, so clustered by time already), and a sort of a month under the
 -- writer's memory_limit would spill to disk and cost the publish time and memory.
+-- $row_group_rows bounds the writer's memory: DuckDB's Parquet writer holds a whole row group
+-- (uncompressed) before it writes it, so its default (122,880 rows) made a large day's publish
+-- the full sync's peak (src/publish/surface-tables.ts: SEGMENT_ROW_GROUP_ROWS).
 COPY (
   SELECT *
   FROM {{table}}
   WHERE {{project}} = $project_id
     AND {{time}} >= CAST($from AS TIMESTAMPTZ)
     AND {{time}} <  CAST($to AS TIMESTAMPTZ)
-) TO $file (FORMAT parquet, COMPRESSION zstd);
+) TO $file (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE $row_group_rows);

@@ -21,6 +21,9 @@ export interface MeasuredSyncInput {
   /** Backfill bound and longest window (ISO date, duration): a bulk load reads history as one window. */
   from?: string;
   maxWindow?: string;
+  /** DuckDB's memory_limit and threads of the sync (unset: the product's defaults). */
+  memoryLimit?: string;
+  threads?: number;
 }
 
 export interface MeasuredSync {
@@ -48,6 +51,8 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
       maxWait: parseDuration(input.maxWait),
       ...(input.from ? { from: new Date(input.from) } : {}),
       ...(input.maxWindow ? { maxWindow: parseDuration(input.maxWindow) } : {}),
+      ...(input.memoryLimit ? { memoryLimit: input.memoryLimit } : {}),
+      ...(input.threads ? { threads: input.threads } : {}),
       // The assistant pipeline: its pages are what DuckDB's reader loads beside it (the ceiling),
       // and its turns are what the ideal request count is computed from.
       pipelines: ['assistant_conversations'],

@@ -12,6 +12,7 @@ import { checkNotFuture, parseDateValue } from '../core/dates.js';
 import { checkProjectId, projectIdProblem } from '../core/project-id.js';
 import { keyFingerprint } from '../core/secrets.js';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from '../load/merger.js';
 import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
 import { defaultReadPath, readPathFor } from '../publish/snapshot.js';
 import { parseLakeLocation } from '../export/lake-location.js';
@@ -79,6 +80,8 @@ export interface SyncConfig {
   readSurface: ReadSurface;
   readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
+  /** Largest merge batch, in records (config mergeBatchRows): bounds DuckDB's memory per MERGE (docs/performance.md). */
+  mergeBatchRows: number;
   /** Pipelines to run (names); null: all. */
   pipelines: string[] | null;
   /** Deprecation notices for the caller to print once. */
@@ -170,6 +173,7 @@ export const configFileSchema = z.strictObject({
   readGrace: parsed((v) => parseDuration(v, 'readGrace')).optional(),
   memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
   threads: z.number().int().min(1).max(256).optional(),
+  mergeBatchRows: z.number().int().min(1_000).max(1_000_000).optional(),
   pipelines: z.array(z.string().min(1)).min(1).optional(),
   lake: z.string().min(1).optional(),
   topicPeriod: parsed((v) => parseDuration(v, 'topicPeriod')).optional(),
@@ -279,6 +283,7 @@ export function resolveSyncConfig(
     readSurface: flags.readSurface ?? file?.readSurface ?? base.readSurface,
     readGraceMs: flags.readGrace ?? file?.readGrace ?? base.readGraceMs,
     duckdb: { memoryLimit: flags.memoryLimit ?? file?.memoryLimit ?? base.duckdb.memoryLimit, threads: flags.threads ?? file?.threads ?? base.duckdb.threads },
+    mergeBatchRows: file?.mergeBatchRows ?? base.mergeBatchRows,
     // DOCS_PIPELINES: the same comma-separated list as --pipelines, for containers and services.
     pipelines: flags.pipelines ?? listEnv(env.DOCS_PIPELINES) ?? file?.pipelines ?? base.pipelines,
     rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
@@ -347,6 +352,7 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     readSurface: DEFAULT_READ_SURFACE,
     readGraceMs: DEFAULT_READ_GRACE_MS,
     duckdb: { memoryLimit: DEFAULT_MEMORY_LIMIT, threads: DEFAULT_THREADS },
+    mergeBatchRows: DEFAULT_MERGE_BATCH_ROWS,
     pipelines: null,
     rate: { limit: 100, windowMs: 3_600_000 },
     maxWaitMs: 15 * 60_000,

@@ -12,7 +12,7 @@ import { escapeHiveValue, tempName } from '../export/lake-layout.js';
 import { sqlFile } from '../load/sql-files.js';
 import { ident } from './catalog.js';
 import { segmentRange } from './surface-plan.js';
-import type { SurfaceTable } from './surface-tables.js';
+import { SEGMENT_ROW_GROUP_ROWS, type SurfaceTable } from './surface-tables.js';
 
 /** The folder of the read surface's data files: beside read_path, named after it. */
 export const readSurfaceDir = (readPath: string): string => `${readPath}.parts`;
@@ -36,7 +36,7 @@ export async function writeSegmentFile(
   const { from, to } = segmentRange(key);
   try {
     mkdirSync(dirname(final), { recursive: true });
-    const res = await conn.runAndReadAll(sql, { project_id: projectId, from, to, file: tmp });
+    const res = await conn.runAndReadAll(sql, { project_id: projectId, from, to, file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
     publish(tmp, final);
     fsyncPath(dirname(final));
     return { rows: Number(res.getRows()[0]?.[0] ?? 0), bytes: statSync(final).size };

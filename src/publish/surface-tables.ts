@@ -17,3 +17,11 @@ export interface SurfaceTable {
 export function surfacePartitionedTables(): readonly SurfaceTable[] {
   return PARTITIONED_TABLES.map((name) => ({ name, projectColumn: 'project_id', timeColumn: 'occurred_at' }));
 }
+
+/**
+ * Rows per Parquet row group of the read surface's files (a multiple of DuckDB's 2,048-row vector,
+ * which the writer rounds to). The writer buffers one row group uncompressed, so this bounds the
+ * publish's memory however large a day grows: at 1M turns a full publish peaked at 354 MB alone
+ * with DuckDB's default of 122,880 rows, 291 MB with this (docs/performance.md, Memory).
+ */
+export const SEGMENT_ROW_GROUP_ROWS = 20_480;

@@ -86,6 +86,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const summaries = new Map<string, ProjectRunSummary>();
     const merger = new Merger({
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
+      maxBatchRows: cfg.mergeBatchRows,
       settleAgeMs: settleAgeMs(cfg.plan.rereads),
       // Event windows are cut at the re-read ages; a day stays one interval (it is re-read whole).
       settleAgeFor: (p) => (p.time.granularity === 'day' ? settleAgeMs : readAgesMs)(p.rereads ?? cfg.plan.rereads),

@@ -1,0 +1,72 @@
+// config `mergeBatchRows` bounds the records merged in one batch (docs/sync.md, Memory and threads):
+// a real sync against the sandbox over HTTP into a real DuckDB file, its merger's batches read
+// from its own debug log, every turn checked against the sandbox's truth.
+import { Writable } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PIPELINES } from '../../pipelines/index.js';
+import { resolveSyncConfig } from '../../src/config/sync-config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/load/merger.js';
+import { runSync } from '../../src/run/sync.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectedRows, warehouseRows } from '../helpers/compare.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'mint_merge_batch_rows_key_01';
+let sandbox: Sandbox | undefined;
+let tmp: ReturnType<typeof tempDir> | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  tmp?.cleanup();
+  sandbox = undefined;
+  tmp = undefined;
+});
+
+/** A logger at debug level whose lines are kept (the merger logs each batch's page count). */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), batches: () => lines.filter((l) => l.msg === 'merging landed pages').map((l) => Number(l.records)) };
+}
+
+function configFile(dir: string, url: string, extra: Record<string, unknown>): string {
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ warehouse: join(dir, 'w.duckdb'), projects: [{ id: 'demo', apiKeyEnv: 'K', baseUrl: url }], ...extra }));
+  return file;
+}
+
+describe('config mergeBatchRows', () => {
+  it('caps every merge batch at that many records (here: one full page), and every turn still lands', async () => {
+    tmp = tempDir();
+    sandbox = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 6000, seed: 20 }));
+    const cfg = resolveSyncConfig({
+      config: configFile(tmp.dir, sandbox.url, { mergeBatchRows: 1000 }), pipelines: ['assistant_conversations'],
+      rateLimit: { limit: 10_000, windowMs: 3_600_000 }, from: new Date(Date.now() - 40 * 86_400_000),
+    }, { K: KEY, DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget') });
+    expect(cfg.mergeBatchRows).toBe(1000);
+    const { logger, batches } = capturingLogger();
+    const r = await runSync({ clock: { now: () => new Date(), sleep: async () => {} }, logger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
+    expect(r.exitCode).toBe(0);
+    // Pages hold at most 1,000 turns, so every page merges in a batch of its own (empty pages may join one).
+    expect(batches().reduce((a, b) => a + b, 0)).toBe(6000);
+    expect(batches().filter((n) => n > 0).length).toBeGreaterThanOrEqual(6);
+    expect(Math.max(...batches())).toBeLessThanOrEqual(1000);
+    expect(await warehouseRows(cfg.warehouse, 'demo')).toEqual(expectedRows(sandbox.truth('demo')));
+  }, 120_000);
+
+  it('defaults to 100,000; a value out of range is one line naming the field', () => {
+    tmp = tempDir();
+    const env = { K: KEY };
+    expect(resolveSyncConfig({ config: configFile(tmp.dir, 'http://127.0.0.1:9', {}) }, env).mergeBatchRows).toBe(DEFAULT_MERGE_BATCH_ROWS);
+    expect(DEFAULT_MERGE_BATCH_ROWS).toBe(100_000);
+    expect(() => resolveSyncConfig({ config: configFile(tmp!.dir, 'http://127.0.0.1:9', { mergeBatchRows: 10 }) }, env))
+      .toThrow(/^config file .*config\.json: mergeBatchRows: .*1000/);
+  });
+});
