@@ -16,9 +16,13 @@ export interface BudgetDirChoice {
   legacyDir: string | null;
 }
 
-/** The per-user state folder's budget: $XDG_STATE_HOME (when absolute, per the XDG spec), else ~/.local/state. */
+/**
+ * The per-user state folder's budget: $XDG_STATE_HOME (when absolute, per the XDG spec), else
+ * ~/.local/state. A command's own environment (`env`) that leaves them out (an embedding caller's
+ * reduced copy) falls back to the process's: the folder belongs to the user running the process.
+ */
 export function defaultBudgetDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME?.trim();
+  const xdg = (env.XDG_STATE_HOME ?? process.env.XDG_STATE_HOME)?.trim();
   const state = xdg && isAbsolute(xdg) ? xdg : join(env.HOME?.trim() || homedir(), '.local', 'state');
   return join(state, 'docs-etl', 'budget');
 }
