@@ -319,6 +319,8 @@ export interface LocalConfig {
   readSurface: ReadSurface;
   readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
+  /** The config file's path warnings (config-relative paths that changed which file is used), said once. */
+  warnings?: string[];
 }
 
 export function resolveLocalConfig(flags: { warehouse?: string; config?: string }, env: NodeJS.ProcessEnv): LocalConfig {
@@ -332,6 +334,7 @@ export function resolveLocalConfig(flags: { warehouse?: string; config?: string 
     readSurface: file?.readSurface ?? base.readSurface,
     readGraceMs: file?.readGrace ?? base.readGraceMs,
     duckdb: { memoryLimit: file?.memoryLimit ?? base.duckdb.memoryLimit, threads: file?.threads ?? base.duckdb.threads },
+    warnings: file?.pathWarnings ?? [],
   };
 }
 

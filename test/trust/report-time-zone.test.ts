@@ -101,7 +101,8 @@ it('period, axis and totals in the project\'s zone, labelled; – for days not l
   for (const x of rows.filter((y) => y.state === 'loaded')) expect(x.cells[1]).toMatch(/^\d[\d,]*$/);
   // The volume chart marks each day not loaded with a '–', not a 0 bar.
   await page.waitForSelector('[data-chart="daily-volume"][data-rendered="true"]');
-  const marks = await page.locator('[data-chart="daily-volume"] svg text').evaluateAll((els) => els.filter((e) => e.textContent === '–').length);
+  const marks = await page.locator('[data-chart="daily-volume"] svg text').evaluateAll((els) => els.filter((e) =>
+    [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('') === '–').length);
   expect(marks).toBe(dashed.length);
   expect(problems).toEqual([]);
 });
