@@ -1,7 +1,5 @@
 // Runs the built CLI (dist/, built by the test command) as a real child process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -17,17 +15,18 @@ export interface CliResult {
 
 // The per-user state folder (the default budget, config/budget-dir.ts) of the children: never the
 // real home. One folder per test, shared by the processes of that test (as the budget beside each
-// test's warehouse was before), so tests neither share a budget nor write into ~/.local/state.
-const STATE_ROOT = mkdtempSync(join(tmpdir(), 'docs-etl-test-state-'));
-process.on('exit', () => rmSync(STATE_ROOT, { recursive: true, force: true }));
+// test's warehouse was before), so tests neither share a budget nor write into ~/.local/state. They
+// live in the test file's temp folder (state-home-setup.ts), removed after the file.
 const stateHomes = new Map<string, string>();
 
 /** The XDG_STATE_HOME of the current test (outside a test: of the test file). */
 export function testStateHome(): string {
+  const root = process.env.DOCS_ETL_TEST_STATE_HOME;
+  if (!root) throw new Error('test/helpers/state-home-setup.ts is not a setup file of this vitest config');
   const name = expect.getState().currentTestName ?? '';
   let dir = stateHomes.get(name);
   if (dir === undefined) {
-    dir = join(STATE_ROOT, String(stateHomes.size));
+    dir = join(root, 'cli', String(stateHomes.size));
     stateHomes.set(name, dir);
   }
   return dir;
