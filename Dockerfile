@@ -33,6 +33,8 @@ RUN chmod 0755 bin/docs-etl.js \
  && chown node:node /app/state
 USER node
 VOLUME /app/state
+# The request log stays in the volume (outside a container it defaults to the user's state folder).
+ENV DOCS_ETL_BUDGET_DIR=/app/state/budget
 # Healthy when every project's last run succeeded (or stopped on budget) within 26h, or a sync is
 # running right now. Until the first run has finished it reports unhealthy: start with --run-now.
 HEALTHCHECK --interval=5m --timeout=30s --start-period=2m --retries=3 CMD ["docs-etl", "status", "--check"]

@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    setupFiles: ['test/helpers/state-home-setup.ts'],
     fileParallelism: false,
   },
 });

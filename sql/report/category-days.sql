@@ -1,4 +1,4 @@
--- Turns, unanswered and clarifying-question turns per UTC day and query category, over the period
+-- Turns, unanswered and clarifying-question turns per day (the project's zone) and query category, over the period
 -- before and the period (daily_category_breakdown, summed over the selected projects). The headline
 -- counts, the daily series and the category breakdown are sums of these rows.
 SELECT strftime(day, '%Y-%m-%d')                     AS day,

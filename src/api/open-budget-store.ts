@@ -4,6 +4,7 @@
 import type { Clock } from '../core/clock.js';
 import type { BudgetStore } from './budget-store.js';
 import { FileBudgetStore } from './file-budget-store.js';
+import { migrateLegacyBudget } from './migrate-legacy-budget.js';
 import { RequestLog } from './request-log.js';
 
 export interface BudgetBackend {
@@ -21,6 +22,12 @@ export interface BudgetLocation {
   /** Where the URL came from, for messages (DOCS_ETL_BUDGET_URL, config budget). */
   source?: string;
   dir: string;
+  /**
+   * The folder older versions used (`<warehouse dir>/budget`), when `dir` is the per-user default:
+   * its logs are merged into `dir` before use, and `onWarning` hears one line saying so.
+   */
+  legacyDir?: string | null;
+  onWarning?: (message: string) => void;
 }
 
 export async function openBudgetBackend(at: BudgetLocation, clock: Clock): Promise<BudgetBackend> {
@@ -29,6 +36,13 @@ export async function openBudgetBackend(at: BudgetLocation, clock: Clock): Promi
     const { RedisBudget } = await import('./redis-budget-store.js');
     const redis = await RedisBudget.connect(at.url, at.source ?? 'DOCS_ETL_BUDGET_URL');
     return { kind: 'redis', where: redis.where, store: (org) => redis.store(org, clock), close: () => redis.close() };
+  }
+  if (at.legacyDir) {
+    const moved = await migrateLegacyBudget(at.legacyDir, at.dir);
+    if (moved) {
+      at.onWarning?.(`the request log moved from ${at.legacyDir} to ${at.dir} (one budget per organization for this user; ` +
+        `${moved.added} request(s) of ${moved.organizations.length} organization(s) carried over): set DOCS_ETL_BUDGET_DIR or the config's budgetDir to choose another folder`);
+    }
   }
   return {
     kind: 'file',

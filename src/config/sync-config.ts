@@ -29,6 +29,7 @@ export function parseKeepRaw(v: string): number | null {
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
 import { resolveConfigPaths } from './config-paths.js';
+import { chooseBudgetDir, type BudgetDirChoice } from './budget-dir.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
 import { parseRequestTimeout } from './request-limits.js';
@@ -62,6 +63,8 @@ export interface SyncConfig {
   rate: RateLimit;
   maxWaitMs: number;
   budgetDir: string;
+  /** The budget folder of older versions (`<warehouse dir>/budget`) to migrate into budgetDir; set when budgetDir is the per-user default. */
+  legacyBudgetDir?: string | null;
   /**
    * The request logs in Redis, shared across hosts (DOCS_ETL_BUDGET_URL, config `budget`); null:
    * the local budgetDir. `budgetSource` names where the URL came from, for messages.
@@ -288,7 +291,7 @@ export function resolveSyncConfig(
     pipelines: flags.pipelines ?? listEnv(env.DOCS_PIPELINES) ?? file?.pipelines ?? base.pipelines,
     rate: flags.rateLimit ?? file?.rateLimit ?? base.rate,
     maxWaitMs: flags.maxWait ?? file?.maxWait ?? base.maxWaitMs,
-    budgetDir: env.DOCS_ETL_BUDGET_DIR ?? file?.budgetDir ?? base.budgetDir,
+    ...budgetDirOf(chooseBudgetDir(env, file?.budgetDir, warehouse)),
     ...budgetUrlOf(env, file),
     requestTimeoutMs: flags.requestTimeout ?? file?.requestTimeout ?? base.requestTimeoutMs,
     maxPageBytes: byteCap(env.DOCS_ETL_MAX_PAGE_BYTES, 'DOCS_ETL_MAX_PAGE_BYTES') ?? base.maxPageBytes,
@@ -321,6 +324,8 @@ export interface LocalConfig {
   readSurface: ReadSurface;
   readGraceMs: number;
   duckdb: { memoryLimit: string; threads: number };
+  /** The config file's path warnings (config-relative paths that changed which file is used), said once. */
+  warnings?: string[];
 }
 
 export function resolveLocalConfig(flags: { warehouse?: string; config?: string }, env: NodeJS.ProcessEnv): LocalConfig {
@@ -334,6 +339,7 @@ export function resolveLocalConfig(flags: { warehouse?: string; config?: string 
     readSurface: file?.readSurface ?? base.readSurface,
     readGraceMs: file?.readGrace ?? base.readGraceMs,
     duckdb: { memoryLimit: file?.memoryLimit ?? base.duckdb.memoryLimit, threads: file?.threads ?? base.duckdb.threads },
+    warnings: file?.pathWarnings ?? [],
   };
 }
 
@@ -356,8 +362,9 @@ export function defaultSyncConfig(warehouse: string, projects: ProjectConfig[], 
     pipelines: null,
     rate: { limit: 100, windowMs: 3_600_000 },
     maxWaitMs: 15 * 60_000,
-    // Processes of one organization share its budget through this folder; point several
-    // warehouses at one folder (DOCS_ETL_BUDGET_DIR) when they use the same organization.
+    // Processes of one organization share its budget through this folder. The library default
+    // stays beside the warehouse (embedding code and tests pass their own); the commands use the
+    // per-user folder (resolveSyncConfig, config/budget-dir.ts).
     budgetDir: join(dirname(warehouse), 'budget'),
     budgetUrl: null,
     lake: null,
@@ -374,6 +381,10 @@ function project(
   const { key: apiKey, fixes } = normalizeApiKey(rawKey, keySource);
   if (fixes.length) onWarning(keyFixWarning(keySource, fixes));
   return { projectId, apiKey, keySource, baseUrl, organization: keyFingerprint(apiKey), backfillFrom };
+}
+
+function budgetDirOf(c: BudgetDirChoice): Pick<SyncConfig, 'budgetDir' | 'legacyBudgetDir'> {
+  return { budgetDir: c.dir, legacyBudgetDir: c.legacyDir };
 }
 
 /** DOCS_ETL_BUDGET_URL (checked here: exit 2 for a malformed URL), else the config's `budget`; blank: none. */

@@ -54,7 +54,8 @@ async function checkOrganizations(deps: DoctorDeps, opts: DoctorOptions, cfg: Sy
   // The budget store first: with a Redis budget that cannot be used, a sync would stop at once.
   let backend: BudgetBackend;
   try {
-    backend = await openBudgetBackend({ url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir }, deps.clock);
+    backend = await openBudgetBackend(
+      { url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir, legacyDir: cfg.legacyBudgetDir, onWarning: (m) => deps.logger.warn(m) }, deps.clock);
   } catch (err) {
     out.push(fail('budget-store', messageOf(err), 'start Redis or fix DOCS_ETL_BUDGET_URL / the config\'s budget (host, port, password); a sync never falls back to the local log'));
     for (const p of cfg.projects) out.push(skip('api', 'not checked: the budget store cannot be used', { subject: p.projectId }));

@@ -69,14 +69,26 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     }
   }
 
+  // A day not loaded has no numbers (turns null): no bar, a gap in the line, a '–' mark. Today is
+  // partial: its bar is faint and its rate is a hollow dot off the line, each titled 'so far'.
   var daily = data.daily.map(function (d) {
-    return { day: d.day, date: day(d.day), mid: noon(d.day), turns: d.turns, unanswered: d.unanswered, rate: share(d.unanswered, d.turns) };
+    var known = d.turns !== null;
+    return { day: d.day, date: day(d.day), mid: noon(d.day), state: d.state, turns: known ? d.turns : 0, known: known,
+      unanswered: known ? d.unanswered : 0, rate: known && d.state !== 'partial' ? share(d.unanswered, d.turns) : NaN };
   });
+  var notLoaded = daily.filter(function (d) { return !d.known; });
+  var today = daily.filter(function (d) { return d.state === 'partial' && d.turns > 0; });
+  var suffix = function (d) { return d.state === 'partial' ? ' (today so far: partial)' : ''; };
   var dailyLong = [];
   daily.forEach(function (d) {
-    dailyLong.push({ date: d.date, day: d.day, kind: 'answered', n: d.turns - d.unanswered });
-    dailyLong.push({ date: d.date, day: d.day, kind: 'unanswered', n: d.unanswered });
+    if (!d.known) return;
+    dailyLong.push({ date: d.date, day: d.day, state: d.state, kind: 'answered', n: d.turns - d.unanswered });
+    dailyLong.push({ date: d.date, day: d.day, state: d.state, kind: 'unanswered', n: d.unanswered });
   });
+  var dash = function () {
+    return Plot.text(notLoaded, { x: 'mid', y: 0, text: function () { return '–'; }, dy: -8, fill: '#5b6577', fontSize: 14,
+      title: function (d) { return d.day + ': not loaded'; } });
+  };
   var categories = data.categoryOrder;
   var byCategory = data.categoryDaily.map(function (d) {
     return { day: d.day, date: day(d.day), category: d.category, turns: d.turns, unanswered: d.unanswered, rate: share(d.unanswered, d.turns) };
@@ -90,14 +102,16 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       color: { domain: ['answered', 'unanswered'], range: ['#9db4d8', '#c0392b'], legend: true },
       marks: [
         Plot.rectY(dailyLong, { x: 'date', interval: 'day', y: 'n', fill: 'kind', inset: 0.5,
-          title: function (d) { return d.day + ': ' + fmtCount(d.n) + ' ' + d.kind; }, tip: true }),
+          fillOpacity: function (d) { return d.state === 'partial' ? 0.35 : 1; },
+          title: function (d) { return d.day + ': ' + fmtCount(d.n) + ' ' + d.kind + suffix(d); }, tip: true }),
+        dash(),
         Plot.ruleY([0])
       ]
     });
   });
 
   mount('daily-rate', function (width) {
-    var withTurns = daily.filter(function (d) { return d.turns > 0; });
+    var withTurns = daily.filter(function (d) { return d.turns > 0 && d.state !== 'partial'; });
     return Plot.plot({
       width: width, height: 200, marginLeft: 56,
       x: { type: 'utc', domain: xDomain, label: null },
@@ -106,6 +120,9 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         Plot.lineY(daily, { x: 'mid', y: 'rate', stroke: '#c0392b', strokeWidth: 1.5 }),
         Plot.dot(withTurns, { x: 'mid', y: 'rate', r: 2.5, fill: '#c0392b',
           title: function (d) { return d.day + ': ' + fmtRate(d.rate) + ' of ' + fmtCount(d.turns) + ' turns unanswered'; }, tip: true }),
+        Plot.dot(today, { x: 'mid', y: function (d) { return share(d.unanswered, d.turns); }, r: 3, stroke: '#c0392b', fill: 'none',
+          title: function (d) { return d.day + ': ' + fmtRate(share(d.unanswered, d.turns)) + ' of ' + fmtCount(d.turns) + ' turns unanswered' + suffix(d); } }),
+        dash(),
         Plot.ruleY([data.periodRate], { stroke: '#5b6577', strokeDasharray: '4,3' })
       ]
     });

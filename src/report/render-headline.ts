@@ -3,7 +3,7 @@
 import { count, countChange, percent, pointChange, rate } from './format.js';
 import { html, type Html } from './html.js';
 import type { ReportData, Totals } from './report-data.js';
-import type { ReportPeriod } from './period.js';
+import { daysLabel, type ReportPeriod } from './period.js';
 import { comparisonGap } from './render-coverage.js';
 
 interface Metric {
@@ -39,7 +39,7 @@ const METRICS: Metric[] = [
 ];
 
 export function periodLabel(p: ReportPeriod): string {
-  return `${p.from} → ${p.to} (${p.days} UTC day${p.days === 1 ? '' : 's'}, today so far included)`;
+  return `${p.from} → ${p.to} (${p.days} ${daysLabel(p, p.days)}, today so far included)`;
 }
 
 export function renderHeadline(d: ReportData, p: ReportPeriod): Html {

@@ -42,7 +42,7 @@ export interface RunRow {
 export interface ReportData {
   /** Projects in the report (one with --project, else every project the warehouse knows). */
   projects: string[];
-  /** UTC day of the newest turn of those projects; null when they have none. */
+  /** Day of the newest turn of those projects (in their zone); null when they have none. */
   newestDay: string | null;
   current: Totals;
   previous: Totals;
@@ -64,6 +64,8 @@ export interface ReportData {
    * (coverage_days); a source with no stream is absent.
    */
   coverage: CoverageRow[];
+  /** Days of the period whose assistant turns are not loaded (coverage_days 'missing'); today is never listed. */
+  daysNotLoaded: string[];
   /** The biggest gap topics (null: the snapshot predates them). */
   gapTopics: GapTopicRow[] | null;
 }
@@ -85,8 +87,8 @@ const optStr = (v: unknown): string | null => (v === null || v === undefined ? n
 const date = (v: unknown): Date | null => (v instanceof Date ? v : v === null || v === undefined ? null : new Date(String(v)));
 
 export interface Scope {
-  /** Every project the warehouse knows, with the UTC day of its newest turn (null: none yet). */
-  known: { projectId: string; newestDay: string | null }[];
+  /** Every project the warehouse knows, its time zone and the day (in it) of its newest turn (null: none yet). */
+  known: { projectId: string; timeZone: string; newestDay: string | null }[];
 }
 
 export async function readScope(conn: DuckDBConnection): Promise<Scope> {
@@ -97,7 +99,7 @@ export async function readScope(conn: DuckDBConnection): Promise<Scope> {
   if (missing.length) {
     throw new FatalError(`the warehouse has no view ${missing.join(', ')}: it was last written by an older docs-etl; run \`docs-etl sync\` once to update its views`);
   }
-  const known = (await rows(conn, 'scope', {})).map((r) => ({ projectId: str(r.project_id), newestDay: optStr(r.newest_day) }));
+  const known = (await rows(conn, 'scope', {})).map((r) => ({ projectId: str(r.project_id), timeZone: str(r.timezone), newestDay: optStr(r.newest_day) }));
   return { known };
 }
 
@@ -191,6 +193,7 @@ export async function readReportData(conn: DuckDBConnection, scope: Scope, proje
       lastRunAt: date(r.last_run_at), lastFinishedAt: date(r.last_finished_at), lastStatus: optStr(r.last_status),
       lastError: optStr(r.last_error), quarantined: num(r.quarantined),
     })),
+    daysNotLoaded: (await rows(conn, 'days-loaded', p)).filter((r) => r.loaded === false && str(r.day) !== period.to).map((r) => str(r.day)),
     coverage: (await rows(conn, 'coverage', p)).map((r) => ({ pipeline: str(r.pipeline), loaded: num(r.loaded), prevLoaded: num(r.prev_loaded) })),
     runs: (await rows(conn, 'recent-runs', { ...p, limit: LIMITS.runs })).map((r) => ({
       projectId: str(r.project_id), pipeline: str(r.pipeline), status: str(r.status), startedAt: date(r.started_at)!,

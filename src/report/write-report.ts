@@ -41,5 +41,5 @@ export async function writeReport(conn: DuckDBConnection, out: string, opts: Rep
 /** One line for stdout: where, how big, what period, how many turns. */
 export function reportSummary(r: WrittenReport): string {
   const who = r.data.projects.length ? r.data.projects.join(', ') : 'no project yet';
-  return `report ${r.path}: ${who}, ${r.period.from} → ${r.period.to} (UTC), ${count(r.data.current.turns)} turns; ${bytes(r.bytes)} in ${(r.ms / 1000).toFixed(1)}s`;
+  return `report ${r.path}: ${who}, ${r.period.from} → ${r.period.to} (${r.period.timeZone}), ${count(r.data.current.turns)} turns; ${bytes(r.bytes)} in ${(r.ms / 1000).toFixed(1)}s`;
 }

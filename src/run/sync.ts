@@ -64,7 +64,8 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
   const selected = selectPipelines(pipelines, cfg.pipelines);
   for (const w of cfg.warnings) deps.logger.warn(w);
   // Before anything else: a configured Redis budget that cannot be used stops the run here (exit 1).
-  const budgets = await openBudgetBackend({ url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir }, deps.clock);
+  const budgets = await openBudgetBackend(
+    { url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir, legacyDir: cfg.legacyBudgetDir, onWarning: (m) => deps.logger.warn(m) }, deps.clock);
   let lock: ReturnType<typeof acquireWriterLock> | null;
   try {
     lock = deps.dryRun ? null : acquireWriterLock(cfg.warehouse, 'docs-etl sync', deps.clock.now());

@@ -77,6 +77,9 @@ export interface StatusInput {
   readPath: string;
   lake: string | null;
   budgetDir: string;
+  /** The budget folder of older versions to migrate into budgetDir (per-user default only); `onWarning` hears the one line. */
+  legacyBudgetDir?: string | null;
+  onWarning?: (message: string) => void;
   /** DOCS_ETL_BUDGET_URL: usage and blocks are read from Redis (unreachable: FatalError). */
   budgetUrl?: string | null;
   rate: RateLimit;
@@ -86,7 +89,7 @@ export interface StatusInput {
 const iso = (v: unknown): string | null => (v instanceof Date ? v.toISOString() : v == null ? null : new Date(String(v)).toISOString());
 
 export async function collectStatus(i: StatusInput): Promise<Status> {
-  const backend = await openBudgetBackend({ url: i.budgetUrl ?? null, dir: i.budgetDir }, i.clock);
+  const backend = await openBudgetBackend({ url: i.budgetUrl ?? null, dir: i.budgetDir, legacyDir: i.legacyBudgetDir, onWarning: i.onWarning }, i.clock);
   try {
     return await collect(i, backend);
   } finally {

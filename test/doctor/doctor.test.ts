@@ -53,8 +53,9 @@ describe('docs-etl doctor', () => {
   it('a good setup: every line ✓, exit 0, one analytics request spent through the request log (the built CLI)', async () => {
     const dir = join(tmp.dir, 'good');
     const before = analyticsRequests(KEY);
+    const state = join(dir, 'state');
     const r = await runCli(['doctor', '--warehouse', join(dir, 'w.duckdb')],
-      cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' }));
+      cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', XDG_STATE_HOME: state }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').filter((l) => l && !l.startsWith('doctor:'));
     expect(lines.map((l) => /^\S+ [\w-]+/.exec(l)![0])).toEqual(
@@ -63,10 +64,10 @@ describe('docs-etl doctor', () => {
     expect(line(lines, 'budget')).toMatch(/1 of 100 requests used in the last 1h/);
     expect(r.stdout).toMatch(/\ndoctor: all good/);
     expect(analyticsRequests(KEY) - before).toBe(1);
-    const log = JSON.parse(readFileSync(join(dir, 'budget', `${keyFingerprint(KEY)}.json`), 'utf8')) as { entries: unknown[] };
+    const log = JSON.parse(readFileSync(join(state, 'docs-etl', 'budget', `${keyFingerprint(KEY)}.json`), 'utf8')) as { entries: unknown[] };
     expect(log.entries).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain(KEY);
-    expect(readFileSync(join(dir, 'budget', `${keyFingerprint(KEY)}.json`), 'utf8')).not.toContain(KEY);
+    expect(readFileSync(join(state, 'docs-etl', 'budget', `${keyFingerprint(KEY)}.json`), 'utf8')).not.toContain(KEY);
   });
 
   it('a wrong key: ✗ naming the variable to fix, exit 1, the key not shown', async () => {
@@ -118,13 +119,15 @@ describe('docs-etl doctor', () => {
 
   it('a used-up budget or a 429 block: ✗ without sending anything', async () => {
     const dir = join(tmp.dir, 'blocked');
-    const log = new RequestLog(join(dir, 'budget'), keyFingerprint(KEY));
+    // The budget the user's syncs use: the per-user state folder.
+    const state = join(dir, 'state');
+    const log = new RequestLog(join(state, 'docs-etl', 'budget'), keyFingerprint(KEY));
     const now = Date.now();
     await log.update((s) => {
       s.blockedUntil = now + 30 * 60_000;
     });
     const before = analyticsRequests(KEY);
-    const r = await doctor(['--warehouse', join(dir, 'w.duckdb')]);
+    const r = await doctor(['--warehouse', join(dir, 'w.duckdb')], { XDG_STATE_HOME: state });
     expect(r.code).toBe(1);
     expect(line(r.lines, 'api demo')).toMatch(/^✗ api demo: not checked: the rate budget is used up until \S+Z → fix: wait until then/);
     expect(line(r.lines, 'budget')).toMatch(/^✗ budget org_\w+: 0 of 100 requests used in the last 1h; blocked by a 429 until \S+Z → fix: /);

@@ -1,6 +1,8 @@
 // Runs the built CLI (dist/, built by the test command) as a real child process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../../bin/docs-etl.js', import.meta.url));
 
@@ -11,6 +13,25 @@ export interface CliResult {
   stderr: string;
 }
 
+// The per-user state folder (the default budget, config/budget-dir.ts) of the children: never the
+// real home. One folder per test, shared by the processes of that test (as the budget beside each
+// test's warehouse was before), so tests neither share a budget nor write into ~/.local/state. They
+// live in the test file's temp folder (state-home-setup.ts), removed after the file.
+const stateHomes = new Map<string, string>();
+
+/** The XDG_STATE_HOME of the current test (outside a test: of the test file). */
+export function testStateHome(): string {
+  const root = process.env.DOCS_ETL_TEST_STATE_HOME;
+  if (!root) throw new Error('test/helpers/state-home-setup.ts is not a setup file of this vitest config');
+  const name = expect.getState().currentTestName ?? '';
+  let dir = stateHomes.get(name);
+  if (dir === undefined) {
+    dir = join(root, 'cli', String(stateHomes.size));
+    stateHomes.set(name, dir);
+  }
+  return dir;
+}
+
 /**
  * The child's environment: none of the developer's DOCS_* settings leak into a test. Syncs run the
  * assistant pipeline only unless a test asks for others (DOCS_PIPELINES): most tests are about how
@@ -19,7 +40,7 @@ export interface CliResult {
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('DOCS_') && k !== 'LOG_LEVEL') env[k] = v;
-  return { ...env, LOG_LEVEL: 'info', DOCS_PIPELINES: 'assistant_conversations', ...extra };
+  return { ...env, LOG_LEVEL: 'info', DOCS_PIPELINES: 'assistant_conversations', XDG_STATE_HOME: testStateHome(), ...extra };
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess & { result: Promise<CliResult> } {

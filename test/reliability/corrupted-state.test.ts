@@ -2,11 +2,11 @@
 // lake. Each is either recovered (and the data is still complete) or refused with one clear line
 // and exit 1, with nothing else touched. No warehouse data is ever lost.
 import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import { cliEnv, runCli, testStateHome } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { execute, query, sha256 } from './reliability-helpers.js';
@@ -24,7 +24,9 @@ afterAll(async () => {
 
 const env = (over: Record<string, string> = {}) =>
   cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', ...over });
-const sync = (warehouse: string, ...extra: string[]) => runCli(['sync', '--warehouse', warehouse, '--rate-limit', '10000/1h', ...extra], env());
+// The request log beside each warehouse (DOCS_ETL_BUDGET_DIR), where these tests damage it.
+const sync = (warehouse: string, ...extra: string[]) =>
+  runCli(['sync', '--warehouse', warehouse, '--rate-limit', '10000/1h', ...extra], env({ DOCS_ETL_BUDGET_DIR: join(dirname(warehouse), 'budget') }));
 const expectComplete = async (warehouse: string) => expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
 const oneLine = (stderr: string) => stderr.trim().split('\n').filter(Boolean);
 const filesUnder = (dir: string): string[] =>
@@ -114,7 +116,7 @@ describe('a warehouse file that is not a DuckDB database', () => {
       // export-parquet may have created the (empty) lake folder before the warehouse failed it.
       expect(readdirSync(dir).filter((f) => f !== 'lake').sort()).toEqual(filesBefore);
       if (existsSync(join(dir, 'lake'))) expect(filesUnder(join(dir, 'lake'))).toEqual([]);
-      expect(existsSync(join(dir, 'budget'))).toBe(false); // no request was made
+      expect(existsSync(join(testStateHome(), 'docs-etl', 'budget'))).toBe(false); // no request was made (the test's per-user budget)
     }, 30_000);
   }
 });

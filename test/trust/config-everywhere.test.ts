@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfigPaths } from '../../src/config/config-paths.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'mint_trust_config_key_001';
@@ -72,3 +73,32 @@ describe('config-relative paths', () => {
     expect(both.warnings).toHaveLength(1);
   });
 });
+
+describe('rebuild and reset read the config like sync', () => {
+  it('say once when a config-relative path changes which file is used', async () => {
+    const cwd = join(tmp.dir, 'rr-cwd');
+    const cfgDir = join(tmp.dir, 'rr-etc');
+    mkdirSync(join(cwd, 'state'), { recursive: true });
+    mkdirSync(cfgDir, { recursive: true });
+    // A warehouse an older version created under the working directory (not synced: rebuild and
+    // reset then stop on it, after the warning).
+    writeFileSync(join(cwd, 'state', 'w.duckdb'), '');
+    const config = join(cfgDir, 'c.json');
+    writeFileSync(config, JSON.stringify({ warehouse: 'state/w.duckdb', projects: [{ id: 'demo', apiKeyEnv: 'ACME_KEY' }] }));
+    for (const args of [['rebuild', '--config', config], ['reset', '--config', config, '--project', 'demo']]) {
+      const r = await runCliIn(cwd, args, cliEnv({ LOG_LEVEL: 'warn' }));
+      const lines = r.stderr.split('\n').filter((l) => l.includes('is relative to the config file\'s folder'));
+      expect(lines, `${args[0]}: ${r.stderr}`).toEqual([
+        `docs-etl: warning: config file ${config}: warehouse "state/w.duckdb" is relative to the config file's folder (${join(cfgDir, 'state', 'w.duckdb')}), but it exists only at ${join(cwd, 'state', 'w.duckdb')}: still using that one; move it there or give an absolute path`]);
+    }
+  });
+});
+
+function runCliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}

@@ -21,6 +21,7 @@ Coverage the kept pages do not back is dropped: the next sync reads that part ag
 Exit codes: 0 done, 1 failed, 2 bad usage (e.g. no kept pages).`)
     .action(async (flags: { project?: string[]; warehouse?: string; config?: string }) => {
       const cfg = resolveLocalConfig(flags, ctx.env);
+      for (const w of cfg.warnings ?? []) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       const rebuilt = await runRebuild({ clock: systemClock, logger: ctx.logger }, { ...cfg, projects: flags.project ?? null }, PIPELINES);
       for (const s of rebuilt) {
         const dropped = s.coverageDroppedMs > 0 ? `; coverage dropped for ${formatDuration(s.coverageDroppedMs)} (the next sync reads it again)` : '';

@@ -35,6 +35,7 @@ export const resetCommand: CommandFactory = (ctx, setExitCode) =>
     .addHelpText('after', '\nThe run history (sync_runs) is kept. Exit codes: 0 done, 1 failed, 2 bad usage or not confirmed.')
     .action(async (flags: ResetFlags) => {
       const cfg = resolveLocalConfig(flags, ctx.env);
+      for (const w of cfg.warnings ?? []) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       const names = flags.pipelines?.split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = names?.filter((n) => !PIPELINES.some((p) => p.name === n)) ?? [];
       if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.join(', ')}: choose from ${PIPELINES.map((p) => p.name).join(', ')}`);

@@ -1,9 +1,9 @@
 // `docs-etl status`: per project and pipeline, how fresh and how complete the data is (head lag,
 // unsettled span, backfill left, volume, what re-reads find late), the budget, the last runs, and
 // where readers should look (`read_path`). Reads the published snapshot: never waits for a sync.
-import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
+import { chooseBudgetDir } from '../../config/budget-dir.js';
 import { formatDuration, type RateLimit } from '../../core/duration.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
@@ -40,10 +40,12 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
       const path = warehousePath(flags.warehouse, ctx.env);
       const readPath = readPathFor(path, ctx.env);
       const wh = await openReader({ warehouse: path, readPath });
+      // The same folder as sync (config budgetDir arrives as DOCS_ETL_BUDGET_DIR, grammar.ts).
+      const budget = chooseBudgetDir(ctx.env, undefined, path);
       try {
         const status = await collectStatus({
           conn: wh.conn, clock: systemClock, warehouse: path, readPath, lake: null,
-          budgetDir: ctx.env.DOCS_ETL_BUDGET_DIR ?? join(dirname(path), 'budget'),
+          budgetDir: budget.dir, legacyBudgetDir: budget.legacyDir, onWarning: (m) => ctx.stderr.write(`docs-etl: warning: ${m}\n`),
           budgetUrl: budgetUrlFromEnv(ctx.env),
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
