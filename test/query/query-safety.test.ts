@@ -107,7 +107,7 @@ describe('query: read-only in fact', () => {
         env: { ...env, HOSTILE_PEAK_FILE: peakFile }, stdio: ['ignore', fd, 'pipe'],
       });
       let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
+      child.stderr!.on('data', (d) => (stderr += d));
       const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
       closeSync(fd);
       expect(code, stderr).toBe(0);
