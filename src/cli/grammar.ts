@@ -32,7 +32,7 @@ export function logLevelOf(env: NodeJS.ProcessEnv): string {
  */
 export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv, warn: (message: string) => void = () => {}): void {
   if (cmd.options.some((o) => o.long === '--config')) return;
-  cmd.addOption(new Option('--config <file>', 'JSON config file (checked; this command uses its warehouse, readPath, budgetDir, rateLimit and baseUrl)'));
+  cmd.addOption(new Option('--config <file>', 'JSON config file (checked; this command uses its warehouse, readPath, budgetDir, budget, rateLimit, rereads and baseUrl)'));
   cmd.hook('preAction', (command) => {
     const path = command.getOptionValue('config') as string | undefined;
     if (path === undefined) return;
@@ -48,6 +48,11 @@ export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv, warn: (me
       command.setOptionValueWithSource('warehouse', file.warehouse, 'config');
     }
     if (env.DOCS_ETL_READ_PATH === undefined && file.readPath) env.DOCS_ETL_READ_PATH = file.readPath;
+    // The budget in Redis (config `budget`) and the re-read schedule, for the commands that read them.
+    if (env.DOCS_ETL_BUDGET_URL === undefined && file.budget) env.DOCS_ETL_BUDGET_URL = file.budget;
+    if (command.options.some((o) => o.long === '--rereads') && command.getOptionValue('rereads') === undefined && file.rereads) {
+      command.setOptionValueWithSource('rereads', file.rereads, 'config');
+    }
     const baseUrl = file.baseUrl ?? file.projects[0]?.baseUrl;
     if (env.DOCS_API_BASE_URL === undefined && baseUrl) env.DOCS_API_BASE_URL = baseUrl;
   });

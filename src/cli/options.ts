@@ -4,6 +4,7 @@ import { parseDateValue } from '../core/dates.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { parseRequestTimeout } from '../config/request-limits.js';
+import { parseRereads, type RereadStage } from '../plan/schedule.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v) => {
@@ -23,6 +24,7 @@ export const timerDurationArg = wrap((v) => {
   if (ms < 1000 || ms > 24 * 86_400_000) throw new UsageError(`expected a duration from 1s to 24d, got "${v}"`);
   return ms;
 });
+export const rereadsArg = wrap((v): RereadStage[] => parseRereads(v));
 export const rateLimitArg = wrap((v): RateLimit => parseRateLimit(v));
 export const requestTimeoutArg = wrap(parseRequestTimeout);
 

@@ -15,7 +15,8 @@ import { parseRedisUrl } from '../../api/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
 import { formatTable } from '../format.js';
-import { durationArg, intArg, rateLimitArg } from '../options.js';
+import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
+import type { RereadStage } from '../../plan/schedule.js';
 import type { CommandFactory } from './index.js';
 
 interface StatusFlags {
@@ -25,6 +26,7 @@ interface StatusFlags {
   rateLimit?: RateLimit;
   runs: number;
   json?: boolean;
+  rereads?: RereadStage[];
 }
 
 export const statusCommand: CommandFactory = (ctx, setExitCode) =>
@@ -35,6 +37,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .addOption(new Option('--max-age <duration>', 'with --check: how recent the last run must be').argParser(durationArg).default(26 * 3_600_000, '26h'))
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
+    .addOption(new Option('--rereads <schedule>', 'with --check: the re-read schedule sync uses, when not the default (config rereads)').argParser(rereadsArg))
     .option('--json', 'print one JSON object (read_path, streams, budget) instead of text')
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
@@ -50,7 +53,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
         if (flags.check) {
-          const bad = healthProblems(status, { maxAgeMs: flags.maxAge, facts: await collectHealthFacts(wh.conn, systemClock) });
+          const bad = healthProblems(status, { maxAgeMs: flags.maxAge, facts: await collectHealthFacts(wh.conn, systemClock, { rereads: flags.rereads }) });
           ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${status.streams.length} stream(s) synced within ${formatDuration(flags.maxAge)}\n`);
           setExitCode(bad.length ? EXIT.failed : EXIT.ok);
           return;
