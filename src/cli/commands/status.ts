@@ -1,6 +1,7 @@
 // `docs-etl status`: per project and pipeline, how fresh and how complete the data is (head lag,
 // unsettled span, backfill left, volume, what re-reads find late), the budget, the last runs, and
 // where readers should look (`read_path`). Reads the published snapshot: never waits for a sync.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
@@ -14,6 +15,7 @@ import { readPathFor } from '../../publish/snapshot.js';
 import { parseRedisUrl } from '../../api/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
+import { NO_SNAPSHOT_LINE, renderUnpublished, unpublishedStatus } from '../../status/unpublished-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -39,6 +41,13 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
       const readPath = readPathFor(path, ctx.env);
+      if (existsSync(path) && !existsSync(readPath)) {
+        // Before the first publish: what can be said without opening the writer's file.
+        const u = unpublishedStatus(path, readPath);
+        ctx.stdout.write(flags.check ? `unhealthy: ${NO_SNAPSHOT_LINE}\n` : flags.json ? `${JSON.stringify(u)}\n` : `${renderUnpublished(u)}\n`);
+        setExitCode(flags.check ? EXIT.failed : EXIT.ok);
+        return;
+      }
       const wh = await openReader({ warehouse: path, readPath });
       try {
         const status = await collectStatus({
