@@ -8,6 +8,7 @@ import { openWarehouse } from '../../src/load/warehouse.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { waitFor } from '../helpers/wait.js';
 import { KEY, syncedWarehouse } from './report-fixture.js';
 
@@ -59,6 +60,7 @@ describe('docs-etl report (CLI)', () => {
     const wh = await openWarehouse(old);
     await wh.conn.run('DROP VIEW daily_cited_sources');
     wh.close();
+    await publishForReaders(old);
     const outdated = await runCli(['report', '--out', join(tmp.dir, 'r.html'), '--warehouse', old], env());
     expect(outdated.code).toBe(1);
     expect(outdated.stderr).toBe('docs-etl: error: the warehouse has no view daily_cited_sources: it was last written by an older docs-etl; run `docs-etl sync` once to update its views\n');
