@@ -57,7 +57,7 @@ describe('rule 9: page-level fields the warehouse cannot store', () => {
     bad = false;
     const again = await runMeasured(['sync', '--warehouse', warehouse, '--from', from], env, join(dir, 'peak2'));
     expect(again.code, again.stderr).toBe(0);
-    const days = (await query(warehouse, 'SELECT count(DISTINCT day)::INTEGER AS n FROM searches_daily'))[0]!.n;
+    const days = (await query(warehouse, 'SELECT count(DISTINCT day)::INTEGER AS n FROM searches_daily'))[0]!.n as number;
     expect(days).toBeGreaterThanOrEqual(3);
     expect(await count(warehouse, 'searches_daily')).toBe(5 * days);
     expect((await query(warehouse, 'SELECT DISTINCT total_searches::INTEGER AS t FROM searches_daily_totals'))).toEqual([{ t: 50 }]);
