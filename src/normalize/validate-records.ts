@@ -59,7 +59,7 @@ export function describe(err: ZodError): string {
 }
 
 /** Depth and size are checked without recursion (a hostile record may be nested thousands deep). */
-function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
+export function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
   let bytes = 0;
   const stack: [unknown, number, string][] = [[raw, 1, '']];
   while (stack.length) {
