@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { FatalError } from '../core/errors.js';
 import { openWarehouse, type Warehouse } from '../load/warehouse.js';
+import { writerLockHolder } from '../load/writer-lock.js';
 import { defaultReadPath } from './snapshot.js';
 
 export interface ReaderTarget {
@@ -27,7 +28,8 @@ export function noSnapshotError(readPath: string): FatalError {
 export async function openReader(t: ReaderTarget): Promise<Reader> {
   const readPath = t.readPath ?? defaultReadPath(t.warehouse);
   if (existsSync(readPath)) return { ...(await openWarehouse(readPath, { readOnly: true })), snapshot: true };
-  if (!existsSync(t.warehouse)) {
+  // A first sync that has taken the writer lock but not created the file yet: it is coming.
+  if (!existsSync(t.warehouse) && !writerLockHolder(t.warehouse)) {
     throw new FatalError(`warehouse ${t.warehouse} does not exist yet: run \`docs-etl sync\` first`);
   }
   throw noSnapshotError(readPath);

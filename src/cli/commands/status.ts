@@ -10,6 +10,7 @@ import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
+import { writerLockHolder } from '../../load/writer-lock.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { parseRedisUrl } from '../../api/redis-url.js';
@@ -41,7 +42,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
       const readPath = readPathFor(path, ctx.env);
-      if (existsSync(path) && !existsSync(readPath)) {
+      if (!existsSync(readPath) && (existsSync(path) || writerLockHolder(path))) {
         // Before the first publish: what can be said without opening the writer's file.
         const u = unpublishedStatus(path, readPath);
         ctx.stdout.write(flags.check ? `unhealthy: ${NO_SNAPSHOT_LINE}\n` : flags.json ? `${JSON.stringify(u)}\n` : `${renderUnpublished(u)}\n`);
