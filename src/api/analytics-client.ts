@@ -39,6 +39,8 @@ export interface AnalyticsClientDeps {
   timeoutMs?: number;
   /** Cap on one page's body (DOCS_ETL_MAX_PAGE_BYTES). */
   maxBodyBytes?: number;
+  /** What sets maxBodyBytes, named in the error of a page over it (default DOCS_ETL_MAX_PAGE_BYTES). */
+  maxBodyName?: string;
   dispatcher?: Dispatcher;
 }
 
@@ -88,7 +90,7 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
             headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
             timeoutMs: deps.timeoutMs,
             maxBodyBytes: deps.maxBodyBytes,
-            capName: 'DOCS_ETL_MAX_PAGE_BYTES',
+            capName: deps.maxBodyName ?? 'DOCS_ETL_MAX_PAGE_BYTES',
             dispatcher: deps.dispatcher,
             // A stop request does not cancel at once: a request that left is paid for in budget,
             // so it may finish and land within a grace period; the deadline bounds it anyway.

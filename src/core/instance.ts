@@ -21,12 +21,18 @@ export function ownerAlive(o: Owner): boolean {
   return pidAlive(o.pid);
 }
 
+/**
+ * Whether a process with this PID still runs here: the one liveness test of every lock and owner
+ * record (writer lock, lake lock, request log, temp files). kill(pid, 0) answers ESRCH for a gone
+ * process and EPERM for a live one of another user; a zombie (exited, not reaped) answers too but
+ * holds nothing, so it counts as dead.
+ */
 export function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   return !isZombie(pid);
 }

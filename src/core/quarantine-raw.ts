@@ -7,9 +7,9 @@
 export const MAX_QUARANTINED_RAW_BYTES = 1024 * 1024;
 
 /** The raw record for quarantine (see the header). */
-export function quarantinable(raw: unknown): unknown {
+export function quarantinable(raw: unknown, cap = MAX_QUARANTINED_RAW_BYTES): unknown {
   const text = JSON.stringify(raw) ?? 'null';
-  return text.length <= MAX_QUARANTINED_RAW_BYTES ? raw : placeholder(raw, text.length);
+  return text.length <= cap ? raw : placeholder(raw, text.length);
 }
 
 /** A record by its scalar fields only (never the hostile structure). */

@@ -1,11 +1,13 @@
 // One export at a time per lake: DIR/_docs_etl/lock, created with O_EXCL, holds the owner's pid and
-// host. A lock whose process is gone (same host, pid not alive) is stale and taken over; so is one
-// carrying our own pid but another process instance (a container restarted as PID 1 again).
+// host. A lock whose process is gone or a zombie (same host; pidAlive in src/core/instance.ts, the
+// one liveness test of every lock) is stale and taken over; so is one carrying our own pid but
+// another process instance (a container restarted as PID 1 again).
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FatalError } from '../core/errors.js';
+import { pidAlive } from '../core/instance.js';
 import { isErrno } from './atomic-file.js';
 import { META_DIR } from './lake-layout.js';
 
@@ -75,12 +77,8 @@ function isStale(path: string, owner: LockOwner | null, now: Date): boolean {
   // Another host (a shared volume): its pid means nothing here; the operator removes the lock.
   if (owner.host !== hostname()) return false;
   if (owner.pid === process.pid) return owner.instance !== INSTANCE;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (err) {
-    return isErrno(err, 'ESRCH');
-  }
+  // Gone or a zombie (exited, not reaped yet): the same test as the warehouse's writer lock.
+  return !pidAlive(owner.pid);
 }
 
 function busy(outDir: string, owner: LockOwner | null): FatalError {

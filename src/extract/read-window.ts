@@ -10,6 +10,7 @@ import { CursorRejectedError, FatalError, ResponseTooLargeError, RetriableError,
 import type { Logger } from '../core/logger.js';
 import type { Window } from '../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
+import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
 
 /** Where a window continues: the cursor or offset of its next page (both null: its first page). */
 export interface Position {
@@ -94,8 +95,9 @@ export async function* readWindow(
       }
     }
     const page = envelope(pipeline, fetched.json);
-    const next = following(pipeline, at, page, ++pages);
     const span = `${window.from.toISOString()} → ${window.to.toISOString()}`;
+    refusePageFields(pipeline, fetched.json, span);
+    const next = following(pipeline, at, page, ++pages);
     if (next.cursor !== null) {
       if (seen.has(next.cursor) || next.cursor === at.cursor) {
         throw new FatalError(`the API returned the same cursor twice in window ${span} (a paging loop): the window was ended, no further requests`);
@@ -139,6 +141,7 @@ async function* readSplit(
     const fetched = await client.get(p.endpoint, projectId, { ...params(p, window, START), ...filter }, { signal: opts.signal, onRequest: opts.onRequest, check: (json) => { envelope(p, json); } });
     unyielded += fetched.requests;
     const page = envelope(p, fetched.json);
+    refusePageFields(p, fetched.json, `${window.from.toISOString()} → ${window.to.toISOString()}`);
     const split = splits[level];
     if (page.hasMore && split) {
       for (const v of split.values) queue.push({ filter: { ...filter, [split.param]: v }, level: level + 1 });
@@ -231,6 +234,17 @@ function bodyCheck(p: PipelineDefinition, opts: ReadOptions): BodyCheck {
     },
     kept: (err) => (err instanceof RetriesExhaustedError && invalid ? { ...invalid, requests: sent } : null),
   };
+}
+
+/**
+ * Page-level fields (totals) the warehouse cannot store end the window before the page lands: one
+ * line, the stream reported failing for this run, and the next run reads the window again.
+ */
+function refusePageFields(p: PipelineDefinition, json: unknown, span: string): void {
+  const problem = pageFieldsProblem(p, json);
+  if (problem) {
+    throw new FatalError(`the API sent page-level fields the warehouse cannot store in window ${span} (${problem}): the window was ended, nothing from this page was landed; the next run reads it again`);
+  }
 }
 
 /** The paging fields of a page; a body without them is a broken response (retried like a 5xx). */

@@ -12,6 +12,8 @@
 //     "valid": [...],                               -- only when `invalid` is not empty: the valid records
 //     "repaired": true,                             -- the merge repaired the page (merge-rescue.ts): the
 //                                                   -- body keeps its page-level fields, not its records
+//     "stripped": true,                             -- landed with invalid records (strip-records.ts): the
+//                                                   -- body keeps its page-level fields, not its records
 //     "body": <the response body exactly as received> }
 //
 // The records the merger reads are `valid` when present, else the body's records; `x` is aligned
@@ -64,6 +66,8 @@ export interface LandedPage extends LandedMeta {
   valid?: unknown[];
   /** Set when the merge repaired the page (merge-rescue.ts): the body's records were moved to `valid` and `invalid`. */
   repaired?: true;
+  /** Set when the page was landed with invalid records (strip-records.ts): its records are in `valid` and `invalid` only. */
+  stripped?: true;
 }
 
 /**
@@ -90,6 +94,6 @@ export function splitLanded(text: string): { page: LandedPage; body: string } {
 
 /** The metadata of a landed file (the body and record lists are dropped). */
 export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
-  const { invalid: _i, x: _x, valid: _v, body: _b, repaired: _r, ...meta } = parsed;
+  const { invalid: _i, x: _x, valid: _v, body: _b, repaired: _r, stripped: _s, ...meta } = parsed;
   return meta;
 }

@@ -4,7 +4,9 @@
 // every run, and the stream with it. The repair, in order:
 //   1. the page's lone surrogate escapes become U+FFFD (pages landed before docs-etl did this at
 //      fetch time), and the page is tried again;
-//   2. else the records DuckDB refuses are found by bisection, each tried in a merge that is
+//   2. else records over the fetch-time cap (MAX_RECORD_BYTES, nested too deep) are refused as
+//      at fetch, with no DuckDB try (a try would size the merge's JSON buffer to them), and the
+//      records DuckDB refuses are found by bisection, each tried in a merge that is
 //      always rolled back (about 2·k·log2(n) tries for k bad records of n), and the page is
 //      rewritten (same name, durably) with them among its `invalid` records, with DuckDB's reason
 //      and the raw record: they go to `quarantine`, the rest merges, the checkpoint moves on. The
@@ -17,10 +19,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { quarantinable } from '../core/quarantine-raw.js';
+import { placeholder, quarantinable } from '../core/quarantine-raw.js';
 import { replaceLoneSurrogates } from '../core/well-formed.js';
 import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../land/landed-page.js';
 import { writeDurably, type LandedFile } from '../land/landing-zone.js';
+import { refuseShape } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { probeGroup } from './merge-batch.js';
 import type { Writer } from './writer.js';
@@ -67,6 +70,13 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
   // Each record's position in the page as served (invalid ones keep theirs).
   const positions: number[] = [];
   for (let i = 0; positions.length < records.length; i++) if (!known.has(i)) positions.push(i);
+  // Records over the fetch-time size cap (landed by an older version) are refused as at fetch,
+  // without a DuckDB try: each try of one would size the merge's buffer to it (memory, time).
+  const oversize = new Map<number, string>();
+  records.forEach((r, k) => {
+    const refusal = refuseShape(r);
+    if (refusal?.shape) oversize.set(k, refusal.error);
+  });
   const stub = p.recordsField === null || !body || typeof body !== 'object'
     ? split.body : JSON.stringify({ ...(body as Record<string, unknown>), [p.recordsField]: [] });
   const form = (keep: readonly number[], invalid: InvalidRecord[]): LandedPage => ({
@@ -105,7 +115,7 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     deps.logger.error({ ...log, err: oneLine(bare) }, 'landed page cannot be repaired: it fails with none of its records');
     return null;
   }
-  const all = records.map((_r, k) => k);
+  const all = records.map((_r, k) => k).filter((k) => !oversize.has(k));
   if (!await bisect(all)) {
     deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
     return null;
@@ -113,14 +123,17 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
   // Every record passes when tried: no record is to blame (the failure was the moment's: memory,
   // disk). The page stays as landed, and is merged again by the next run; rewriting it without its
   // records in the body would merge it empty and move the checkpoint past them.
-  if (bad.length === 0) {
+  if (bad.length === 0 && oversize.size === 0) {
     deps.logger.warn({ ...log, probes }, 'landed page failed to merge but each of its records merges: left as landed for the next run');
     return null;
   }
   const refused = new Set(bad.map((b) => b.k));
   const keep = all.filter((k) => !refused.has(k));
-  const invalid = [...page.invalid.map((q) => ({ ...q, raw: quarantinable(q.raw) })), ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) }))]
-    .sort((a, b) => a.i - b.i);
+  const invalid = [
+    ...page.invalid.map((q) => ({ ...q, raw: quarantinable(q.raw) })),
+    ...[...oversize].map(([k, error]) => ({ i: positions[k]!, error, raw: placeholder(records[k]) })),
+    ...bad.map((b) => ({ i: positions[b.k]!, error: `DuckDB cannot store it: ${oneLine(b.error)}`, raw: quarantinable(records[b.k]) })),
+  ].sort((a, b) => a.i - b.i);
   const repaired: LandedPage = { ...form(keep, invalid), quarantined: invalid.length, repaired: true };
   // The rewritten page must itself merge; if not, it is left as it was (the stream fails, reported).
   const still = await tryRecords(keep);
@@ -129,7 +142,7 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     return null;
   }
   writeDurably(file.path, serializeLanded(repaired, stub));
-  deps.logger.warn({ ...log, count: bad.length, first: bad[0] ? oneLine(bad[0].error) : null, probes }, 'records DuckDB refused were quarantined; the rest of the page merges');
+  deps.logger.warn({ ...log, count: bad.length + oversize.size, first: bad[0] ? oneLine(bad[0].error) : ([...oversize.values()][0] ?? null), probes }, 'records DuckDB refused were quarantined; the rest of the page merges');
   return { path: file.path, meta: metaOf(repaired) };
 }
 

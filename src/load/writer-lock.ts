@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
-import { isZombie } from '../core/instance.js';
+import { pidAlive } from '../core/instance.js';
 
 interface LockInfo {
   pid: number;
@@ -104,13 +104,8 @@ function readLock(path: string): LockInfo | null {
 function isLive(l: LockInfo): boolean {
   if (l.host !== hostname()) return true; // another machine on a shared disk: never taken over silently
   if (l.pid === process.pid) return l.instance === INSTANCE;
-  try {
-    process.kill(l.pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // A zombie (exited, not reaped yet) answers kill(pid, 0) but holds nothing.
-  if (isZombie(l.pid)) return false;
+  // Gone, or a zombie (exited, not reaped yet: it answers kill(pid, 0) but holds nothing).
+  if (!pidAlive(l.pid)) return false;
   const start = procStart(l.pid);
   return l.proc_start === null || start === null || start === l.proc_start;
 }

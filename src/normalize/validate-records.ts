@@ -1,6 +1,7 @@
 // Validation of each record of a page against the pipeline's zod contract, at fetch time (the
 // page is parsed there anyway). A record that fails is a skippable record: it goes to quarantine
-// with the reason and the raw JSON; the page still loads. Fields the contract does not name are
+// with the reason and the raw JSON (whole up to MAX_RECORD_BYTES: its page lands without it in the
+// body, src/land/strip-records.ts, so it is stored once); the page still loads. Fields the contract does not name are
 // kept, per record, for the `extra` column. A record nested too deep or too large to handle safely
 // is refused here too, so nothing downstream (JSON.stringify, DuckDB) can overflow on it.
 import type { ZodError, ZodType } from 'zod';
@@ -30,12 +31,12 @@ export function validateRecords(schema: ZodType, fields: readonly string[], reco
     const refusal = refuseShape(raw);
     if (refusal) {
       // A record refused for its shape is kept by its scalar fields; one refused for a number, whole.
-      invalid.push({ i, error: refusal.error, raw: refusal.shape ? placeholder(raw) : quarantinable(raw) });
+      invalid.push({ i, error: refusal.error, raw: refusal.shape ? placeholder(raw) : quarantinable(raw, MAX_RECORD_BYTES) });
       return;
     }
     const r = schema.safeParse(raw);
     if (!r.success) {
-      invalid.push({ i, error: describe(r.error), raw: quarantinable(raw) });
+      invalid.push({ i, error: describe(r.error), raw: quarantinable(raw, MAX_RECORD_BYTES) });
       return;
     }
     let extra: Record<string, unknown> | null = null;
@@ -58,7 +59,7 @@ export function describe(err: ZodError): string {
 }
 
 /** Depth and size are checked without recursion (a hostile record may be nested thousands deep). */
-function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
+export function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
   let bytes = 0;
   const stack: [unknown, number, string][] = [[raw, 1, '']];
   while (stack.length) {

@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { Window } from '../core/window.js';
 import { readWindow, START, type ExtractedPage, type Position } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
+import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
@@ -108,7 +109,9 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     invalid: v.invalid,
     x: v.x,
     ...(v.valid ? { valid: v.valid } : {}),
-  }, page.body);
+    // Each record stored once: with invalid records, the body keeps only its page-level fields.
+    ...(v.invalid.length && !page.missing ? { stripped: true as const } : {}),
+  }, v.invalid.length && !page.missing ? strippedBody(t.pipeline, page.body) : page.body);
   if (deps.timing) deps.timing.landMs += performance.now() - validated;
   return file;
 }

@@ -14,6 +14,7 @@ import { mergeBatch } from '../load/merge-batch.js';
 import { inTransaction, openWarehouse } from '../load/warehouse.js';
 import { Writer } from '../load/writer.js';
 import { acquireWriterLock } from '../load/writer-lock.js';
+import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
@@ -83,15 +84,18 @@ export async function runRebuild(
       for (const kept of zone.kept(s)) {
         const { page, body } = splitLanded(kept.text);
         const { invalid: _i, x: _x, valid: _v, ...meta } = page;
-        if (page.repaired) {
-          // A page repaired at merge (merge-rescue.ts): its body no longer holds the records; it is
-          // replayed as repaired (what DuckDB refused stays quarantined).
+        if (page.repaired || page.stripped) {
+          // A page repaired at merge (merge-rescue.ts) or landed with invalid records
+          // (strip-records.ts): its body no longer holds the records; it is replayed as it is
+          // (what was refused stays quarantined).
           batch.push(replay.land(page, body));
         } else {
           const parsed = JSON.parse(body) as Record<string, unknown>;
           const records = pipeline.recordsField === null ? [parsed] : ((parsed[pipeline.recordsField] as unknown[] | undefined) ?? []);
           const v = validateRecords(pipeline.record, fieldsOf(pipeline.record), records);
-          batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v }, body));
+          const strip = v.invalid.length > 0;
+          batch.push(replay.land({ ...meta, records: records.length, quarantined: v.invalid.length, ...v, ...(strip ? { stripped: true as const } : {}) },
+            strip ? strippedBody(pipeline, body) : body));
         }
         const w = windows.get(meta.window.id) ?? { from: Date.parse(meta.window.from), to: Date.parse(meta.window.to), first: false, last: false };
         w.first ||= meta.request.cursor === null && meta.request.offset === null;

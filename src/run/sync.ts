@@ -20,6 +20,7 @@ import { LandingZone } from '../land/landing-zone.js';
 import { Merger } from '../load/merger.js';
 import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
 import { readSyncState } from '../load/sync-state.js';
+import { pageCapFor } from '../load/mergeable-page.js';
 import { openWarehouse, type Warehouse } from '../load/warehouse.js';
 import { Writer } from '../load/writer.js';
 import { acquireWriterLock } from '../load/writer-lock.js';
@@ -73,6 +74,8 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     await budgets.close();
     throw err;
   }
+  // A page the merge could not load at the memory limit is refused at fetch (mergeable-page.ts).
+  const pageCap = pageCapFor(cfg.maxPageBytes, cfg.duckdb.memoryLimit);
   let wh: Warehouse | undefined;
   try {
     // A dry run writes nothing: it plans from the warehouse read-only (or from nothing, before the first run).
@@ -138,7 +141,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         project: p, pipeline,
         client: createAnalyticsClient({
           baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
-          timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: cfg.maxPageBytes,
+          timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: pageCap.bytes, maxBodyName: pageCap.name,
         }),
       }))), deps.clock.now(), merger);
       await budget.refresh();

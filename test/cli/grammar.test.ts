@@ -10,6 +10,7 @@ import { openWarehouse } from '../../src/load/warehouse.js';
 import { fillWarehouse } from '../export/lake-fixture.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 
 const COMMANDS = ['sync', 'status', 'schedule', 'export-parquet', 'static-export', 'sandbox', 'demo', 'doctor', 'init'];
 let tmp: ReturnType<typeof tempDir>;
@@ -23,6 +24,7 @@ beforeAll(async () => {
   } finally {
     wh.close();
   }
+  await publishForReaders(warehouse);
 });
 afterAll(() => tmp.cleanup());
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { fillWarehouse } from './lake-fixture.js';
 
 function sink(): Writable & { text: () => string } {
@@ -65,6 +66,7 @@ describe('docs-etl export-parquet', () => {
     const wh = await openWarehouse(w);
     await fillWarehouse(wh.conn, { days: 2, turnsPerDay: 5 });
     wh.close();
+    await publishForReaders(w);
     const lake = join(tmp.dir, 'lake');
     let r = await cli(['--out', lake, '--project', 'acme', '--project', 'beta'], { DOCS_ETL_WAREHOUSE: w });
     expect(r.code, r.stderr).toBe(0);

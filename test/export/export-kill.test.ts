@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { fillWarehouse, listFiles, readLakeFiles, sortRows, warehouseTable, type Row } from './lake-fixture.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 
@@ -39,6 +40,7 @@ describe('export-parquet killed midway', () => {
     } finally {
       wh.close();
     }
+    await publishForReaders(warehouse);
   }, 60_000);
   afterAll(() => tmp?.cleanup());
 
@@ -91,12 +93,14 @@ describe('export-parquet killed midway', () => {
     expect(again.stdout).toMatch(/: 0 partition\(s\) written, \d+ unchanged, 0 removed; no tables rewritten/);
   }, 120_000);
 
-  it('without a read snapshot, names the program holding the warehouse and points at the snapshot, exit 1', async () => {
-    const wh = await openWarehouse(warehouse);
+  it('without a read snapshot: "no read snapshot yet", exit 1, without opening the writer file (held here meanwhile)', async () => {
+    const bare = join(tmp.dir, 'bare', 'w.duckdb');
+    const wh = await openWarehouse(bare);
     try {
-      const r = await runCli(['export-parquet', '--out', join(tmp.dir, 'other-lake'), '--warehouse', warehouse], cliEnv({}));
+      const r = await runCli(['export-parquet', '--out', join(tmp.dir, 'other-lake'), '--warehouse', bare], cliEnv({}));
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/warehouse .* is held open by another program \(PID \d+: [^)]*node[^)]*\); point readers .* at the read snapshot .*read\/w\.duckdb instead/);
+      expect(r.stderr).toBe(`docs-etl: error: no read snapshot yet: the first sync publishes it (${join(tmp.dir, 'bare', 'read', 'w.duckdb')})\n`);
+      expect(existsSync(join(tmp.dir, 'other-lake'))).toBe(false);
     } finally {
       wh.close();
     }

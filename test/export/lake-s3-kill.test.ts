@@ -14,6 +14,7 @@ import { openWarehouse } from '../../src/load/warehouse.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { keyIn, S3_SECRET, startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { sleep } from '../helpers/wait.js';
 import { fillWarehouse } from './lake-fixture.js';
 
@@ -36,6 +37,7 @@ describe('export-parquet to S3, killed mid-upload', () => {
     } finally {
       wh.close();
     }
+    await publishForReaders(warehouse);
     s3 = await startS3(join(tmp.dir, 's3'));
     url = `s3://${s3.bucket}/${PREFIX}`;
   }, 60_000);
@@ -94,6 +96,7 @@ describe('export-parquet to S3, killed mid-upload', () => {
     await wh.conn.run(`DELETE FROM conversations WHERE project_id = 'beta' AND occurred_at < TIMESTAMPTZ '2026-03-03 00:00:00+00'`);
     await wh.conn.run(`DELETE FROM sources WHERE project_id = 'beta' AND occurred_at < TIMESTAMPTZ '2026-03-03 00:00:00+00'`);
     wh.close();
+    await publishForReaders(warehouse);
     const expected = await warehouseCounts();
 
     const child = spawnCli(['export-parquet', '--out', url, '--warehouse', warehouse], env());

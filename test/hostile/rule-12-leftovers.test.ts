@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { acquireLakeLock } from '../../src/export/lake-lock.js';
 import { acquireWriterLock } from '../../src/load/writer-lock.js';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { publishSnapshot } from '../../src/publish/snapshot.js';
@@ -68,5 +69,31 @@ describe('rule 12: leftovers are swept', () => {
     expect((JSON.parse(readFileSync(lock.path, 'utf8')) as { pid: number }).pid).toBe(process.pid);
     lock.release();
     expect(existsSync(lock.path)).toBe(false);
+  });
+
+  it('a lake lock held by a zombie is taken at once; one held by a live process is not', async () => {
+    const parent = spawn('bash', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    killers.push(() => parent.kill('SIGKILL'));
+    let out = '';
+    parent.stdout.on('data', (d) => (out += d));
+    await waitFor(() => /^\d+\n/.test(out), 10_000, 10);
+    const pid = Number(out.trim());
+    await waitFor(() => state(pid) === 'Z', 10_000, 20);
+    const lake = join(tmp.dir, 'lake');
+    const lockFile = join(lake, '_docs_etl', 'lock');
+    mkdirSync(join(lake, '_docs_etl'), { recursive: true });
+    const heldBy = (holder: number) =>
+      writeFileSync(lockFile, JSON.stringify({ pid: holder, host: hostname(), startedAt: new Date(0).toISOString(), instance: 'other' }));
+    // The live parent (sleep 30) holds it: refused with who holds it, the file untouched.
+    heldBy(parent.pid!);
+    expect(() => acquireLakeLock(lake, new Date())).toThrow(new RegExp(`being written by another export \\(PID ${parent.pid}`));
+    expect((JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number }).pid).toBe(parent.pid);
+    // The zombie child holds it: stale, taken over by this process.
+    heldBy(pid);
+    expect(state(pid)).toBe('Z');
+    const release = acquireLakeLock(lake, new Date());
+    expect((JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number }).pid).toBe(process.pid);
+    release();
+    expect(existsSync(lockFile)).toBe(false);
   });
 });

@@ -4,10 +4,12 @@
 import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { openWarehouse } from '../../src/load/warehouse.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { waitFor } from '../helpers/wait.js';
 import { KEY, syncedWarehouse } from './report-fixture.js';
 
@@ -56,9 +58,14 @@ describe('docs-etl report (CLI)', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^docs-etl: error: warehouse .*none\.duckdb does not exist yet: run `docs-etl sync` first\n$/);
     const old = join(tmp.dir, 'old.duckdb');
-    const wh = await openWarehouse(old);
-    await wh.conn.run('DROP VIEW daily_cited_sources');
-    wh.close();
+    (await openWarehouse(old)).close();
+    await publishForReaders(old);
+    // The snapshot an older docs-etl published: without the view (opened raw: openWarehouse would add it).
+    const snap = await DuckDBInstance.create(join(tmp.dir, 'read', 'old.duckdb'));
+    const c = await snap.connect();
+    await c.run('DROP VIEW daily_cited_sources');
+    c.closeSync();
+    snap.closeSync();
     const outdated = await runCli(['report', '--out', join(tmp.dir, 'r.html'), '--warehouse', old], env());
     expect(outdated.code).toBe(1);
     expect(outdated.stderr).toBe('docs-etl: error: the warehouse has no view daily_cited_sources: it was last written by an older docs-etl; run `docs-etl sync` once to update its views\n');

@@ -1,6 +1,7 @@
 // `docs-etl status`: per project and pipeline, how fresh and how complete the data is (head lag,
 // unsettled span, backfill left, volume, what re-reads find late), the budget, the last runs, and
 // where readers should look (`read_path`). Reads the published snapshot: never waits for a sync.
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { chooseBudgetDir } from '../../config/budget-dir.js';
@@ -9,11 +10,13 @@ import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
+import { writerLockHolder } from '../../load/writer-lock.js';
 import { openReader } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { parseRedisUrl } from '../../api/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
 import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
+import { NO_SNAPSHOT_LINE, renderUnpublished, unpublishedStatus } from '../../status/unpublished-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
 import type { RereadStage } from '../../plan/schedule.js';
@@ -42,6 +45,13 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
     .action(async (flags: StatusFlags) => {
       const path = warehousePath(flags.warehouse, ctx.env);
       const readPath = readPathFor(path, ctx.env);
+      if (!existsSync(readPath) && (existsSync(path) || writerLockHolder(path))) {
+        // Before the first publish: what can be said without opening the writer's file.
+        const u = unpublishedStatus(path, readPath);
+        ctx.stdout.write(flags.check ? `unhealthy: ${NO_SNAPSHOT_LINE}\n` : flags.json ? `${JSON.stringify(u)}\n` : `${renderUnpublished(u)}\n`);
+        setExitCode(flags.check ? EXIT.failed : EXIT.ok);
+        return;
+      }
       const wh = await openReader({ warehouse: path, readPath });
       // The same folder as sync (config budgetDir arrives as DOCS_ETL_BUDGET_DIR, grammar.ts).
       const budget = chooseBudgetDir(ctx.env, undefined, path);

@@ -64,7 +64,7 @@ export const syncCommand: CommandFactory = (ctx, setExitCode) =>
 Environment: DOCS_API_KEY (admin key), DOCS_PROJECT_ID, DOCS_API_BASE_URL (default https://api.mintlify.com),
 DOCS_ETL_BUDGET_DIR (shared request log; default $XDG_STATE_HOME/docs-etl/budget or ~/.local/state/docs-etl/budget), LOG_LEVEL,
 DOCS_ETL_BUDGET_URL (redis://[:password@]host:port/db: the request log in Redis, one budget across hosts),
-DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB: a larger page stops the run, not retried).
+DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB, at most what the merge loads at --memory-limit: 24 MiB at 128MB; a larger page stops the run, not retried).
 A 429's Retry-After is honored for at least 1s and at most one --rate-limit window.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
     .action(async (flags: SyncFlags & { dryRun?: boolean }) => {
