@@ -30,7 +30,8 @@ describe('rule 1: every wait is bounded', () => {
     const dir = join(tmp.dir, 'years');
     const warehouse = join(dir, 'w.duckdb');
     const args = ['sync', '--warehouse', warehouse, '--rate-limit', '100/2s', '--max-wait', '1s', ...oneWindow()];
-    const r = await runMeasured(args, env(s), join(dir, 'peak'));
+    // The request log in a known folder (the default is the per-user state folder).
+    const r = await runMeasured(args, { ...env(s), DOCS_ETL_BUDGET_DIR: join(dir, 'budget') }, join(dir, 'peak'));
     expect(r.code, r.stderr).toBe(3);
     // The server said 429 while this machine's log shows 1 of 100: the budget stop says someone else spent it (issue 19).
     expect(r.stdout).toMatch(/demo\/assistant_conversations: budget_exhausted .*shows 1 of 100 used: another client of this organization spent the budget; the block ends in \d+(ms|s), longer than --max-wait 1s/);
@@ -42,7 +43,7 @@ describe('rule 1: every wait is bounded', () => {
 
     rateLimited = false;
     await waitFor(() => currentBlock(join(dir, 'budget'), keyFingerprint(KEY), systemClock, 2_000) === null, 5_000, 50);
-    const again = await runMeasured(args, env(s), join(dir, 'peak2'));
+    const again = await runMeasured(args, { ...env(s), DOCS_ETL_BUDGET_DIR: join(dir, 'budget') }, join(dir, 'peak2'));
     expect(again.code, again.stderr).toBe(0);
     expect(await turnsIn(warehouse)).toBe(30);
     expectKeyAbsent(KEY, again, [dir]);

@@ -48,7 +48,7 @@ describe('rule 8: local state is robust', () => {
     const lock = join(dir, 'budget', `${keyFingerprint(KEY)}.json.lock`);
     writeFileSync(lock, 'not a lock');
     const seen = api.seen.length;
-    const r = await runMeasured(['sync', '--warehouse', join(dir, 'w.duckdb'), ...oneWindow()], env(), join(dir, 'peak'));
+    const r = await runMeasured(['sync', '--warehouse', join(dir, 'w.duckdb'), ...oneWindow()], { ...env(), DOCS_ETL_BUDGET_DIR: join(dir, 'budget') }, join(dir, 'peak'));
     expect(r.code).toBe(1);
     expectOneCleanLine(r, new RegExp(`^docs-etl: error: ${lock.replace(/[.]/g, '\\.')} is in the way of the request log's lock .*: remove it$`));
     expect(api.seen.length).toBe(seen);
