@@ -4,8 +4,10 @@
 // it (even read-only) makes a sync starting meanwhile fail on DuckDB's file lock. They get one line
 // instead (exit 1); `status` shows what it can without opening it (src/status/unpublished-status.ts).
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { FatalError } from '../core/errors.js';
 import { openWarehouse, type Warehouse } from '../load/warehouse.js';
+import { headerProblem } from '../load/warehouse-header.js';
 import { writerLockHolder } from '../load/writer-lock.js';
 import { defaultReadPath } from './snapshot.js';
 
@@ -32,5 +34,16 @@ export async function openReader(t: ReaderTarget): Promise<Reader> {
   if (!existsSync(t.warehouse) && !writerLockHolder(t.warehouse)) {
     throw new FatalError(`warehouse ${t.warehouse} does not exist yet: run \`docs-etl sync\` first`);
   }
+  throwIfDamaged(t.warehouse);
   throw noSnapshotError(readPath);
+}
+
+/**
+ * Before the first publish, with no sync writing: a warehouse file that cannot be a DuckDB database
+ * (checked without opening it) is named as damaged, the line sync gives, not "no snapshot yet".
+ */
+export function throwIfDamaged(warehouse: string): void {
+  if (writerLockHolder(warehouse)) return;
+  const problem = headerProblem(warehouse);
+  if (problem) throw new FatalError(`warehouse ${resolve(warehouse)} is damaged or not a DuckDB file: ${problem}`);
 }

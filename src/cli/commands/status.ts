@@ -11,7 +11,7 @@ import { warehousePath } from '../../core/paths.js';
 import { sqlFile } from '../../load/sql-files.js';
 import { explainReadError } from '../../load/warehouse.js';
 import { writerLockHolder } from '../../load/writer-lock.js';
-import { openReader } from '../../publish/open-reader.js';
+import { openReader, throwIfDamaged } from '../../publish/open-reader.js';
 import { readPathFor } from '../../publish/snapshot.js';
 import { parseRedisUrl } from '../../api/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
@@ -47,6 +47,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
       const readPath = readPathFor(path, ctx.env);
       if (!existsSync(readPath) && (existsSync(path) || writerLockHolder(path))) {
         // Before the first publish: what can be said without opening the writer's file.
+        throwIfDamaged(path);
         const u = unpublishedStatus(path, readPath);
         ctx.stdout.write(flags.check ? `unhealthy: ${NO_SNAPSHOT_LINE}\n` : flags.json ? `${JSON.stringify(u)}\n` : `${renderUnpublished(u)}\n`);
         setExitCode(flags.check ? EXIT.failed : EXIT.ok);
