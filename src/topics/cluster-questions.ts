@@ -14,7 +14,7 @@
 //   4. A topic's language is the first known language among its members; a question of another
 //      known language never joins it (undetermined questions, e.g. "okta sso", join any).
 // Memory: every question's features in two flat typed arrays, centroids cut to CENTROID_TERMS terms.
-import { mergeProfiles } from './merge-topics.js';
+import { applyMerge, mergeProfiles } from './merge-topics.js';
 import { questionFeatures, UNDETERMINED } from './question-features.js';
 
 export interface Question {
@@ -224,13 +224,8 @@ function mergeByWords(c: Clustering, raw: (i: number) => { ids: Int32Array }, la
     return m;
   });
   const languages = c.topics.map((t) => t.language);
-  const { into, kept } = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length) }, threshold);
-  const order = c.topics.map((_, t) => t).sort((a, b) => c.topics[b]!.members.length - c.topics[a]!.members.length || a - b);
-  const merged: Clustering['topics'] = kept.map((t) => ({ members: [], language: languages[t]! }));
-  for (const t of order) merged[into[t]!]!.members.push(...c.topics[t]!.members);
-  const out = new Int32Array(c.topicOf.length);
-  for (let i = 0; i < out.length; i++) out[i] = into[c.topicOf[i]!]!;
-  return { topicOf: out, topics: merged };
+  const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length) }, threshold);
+  return applyMerge(c.topicOf, c.topics, merge, languages);
 }
 
 /** The ids of a vector's TOP_FEATURES heaviest features (ties by id). */
@@ -246,53 +241,19 @@ interface Centroid {
 /**
  * Second pass: topics whose centroids are alike (cosine ≥ mergeThreshold, same language) are one
  * topic that the first pass split (its first questions differed). Biggest topics first; each
- * topic joins the most similar topic kept before it, found through its centroid's heaviest terms.
+ * topic joins the most similar topic kept before it, found through its centroid's heaviest terms
+ * (the same search as the word-profile pass, over centroids). A kept topic's centroid stays as
+ * it is: its index entries keep describing it.
  */
 function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number): Clustering {
-  const order = topics.map((_, t) => t).sort((a, b) => topics[b]!.members.length - topics[a]!.members.length || a - b);
-  const into = new Int32Array(topics.length).fill(-1);
-  const kept: number[] = [];
-  const postings = new Map<number, number[]>();
-  const heaviestTerms = (c: Centroid) => [...c.terms].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, TOP_FEATURES).map(([id]) => id);
-  for (const t of order) {
-    const c = centroids[t]!;
-    const seen = new Set<number>();
-    let best = -1;
-    let bestSim = threshold;
-    for (const id of heaviestTerms(c)) {
-      for (const k of postings.get(id) ?? []) {
-        if (seen.has(k) || seen.size >= MAX_CANDIDATES) continue;
-        seen.add(k);
-        const kl = topics[k]!.language;
-        const tl = topics[t]!.language;
-        if (kl !== UNDETERMINED && tl !== UNDETERMINED && kl !== tl) continue;
-        const o = centroids[k]!;
-        let dot = 0;
-        for (const [f, w] of c.terms) dot += (o.terms.get(f) ?? 0) * w;
-        const sim = dot / Math.sqrt(c.norm2 * o.norm2);
-        if (sim > bestSim || (sim === bestSim && k < best)) [best, bestSim] = [k, sim];
-      }
-    }
-    if (best < 0) {
-      into[t] = kept.length;
-      kept.push(t);
-      for (const id of heaviestTerms(c)) {
-        let list = postings.get(id);
-        if (!list) postings.set(id, (list = []));
-        if (list.length < MAX_POSTING) list.push(t);
-      }
-      continue;
-    }
-    into[t] = into[best]!;
-    // The kept topic's centroid stays as it is: its index entries keep describing it.
-    const k = topics[best]!;
-    if (k.language === UNDETERMINED) k.language = topics[t]!.language;
-  }
-  const merged: Clustering['topics'] = kept.map((t) => ({ members: [], language: topics[t]!.language }));
-  for (const t of order) merged[into[t]!]!.members.push(...topics[t]!.members);
-  const out = new Int32Array(topicOf.length);
-  for (let i = 0; i < topicOf.length; i++) out[i] = into[topicOf[i]!]!;
-  return { topicOf: out, topics: merged };
+  const languages = topics.map((t) => t.language);
+  const merge = mergeProfiles({
+    profiles: centroids.map((c) => c.terms),
+    norms: centroids.map((c) => Math.sqrt(c.norm2)),
+    languages,
+    sizes: topics.map((t) => t.members.length),
+  }, threshold, { topFeatures: TOP_FEATURES, maxCandidates: MAX_CANDIDATES });
+  return applyMerge(topicOf, topics, merge, languages);
 }
 
 /**

@@ -11,22 +11,36 @@
 import { UNDETERMINED } from './question-features.js';
 
 export interface TopicProfiles {
-  /** Per topic: word id → weight (share of members using the word × IDF), and its language. */
+  /**
+   * Per topic: feature id → weight, and its language. The word-profile pass: share of members
+   * using the word × IDF; the centroid pass (cluster-questions.ts): the centroid's terms.
+   */
   profiles: Map<number, number>[];
   languages: string[];
   sizes: number[];
+  /** Per topic, the profile's euclidean norm when the caller keeps it (else computed here). */
+  norms?: number[];
 }
 
-const TOP_WORDS = 6;
-const MAX_CANDIDATES = 32;
+/** How far the search for a similar kept topic goes: its heaviest features, candidates compared. */
+export interface MergeLimits {
+  topFeatures: number;
+  maxCandidates: number;
+}
+
+const WORD_LIMITS: MergeLimits = { topFeatures: 6, maxCandidates: 32 };
 const MAX_POSTING = 256;
 
-/** Per topic, the kept topic it belongs to (an index into the returned `kept`). */
-export function mergeProfiles(p: TopicProfiles, threshold: number): { into: Int32Array; kept: number[] } {
+/**
+ * Per topic, the kept topic it belongs to (an index into the returned `kept`). A kept topic of
+ * undetermined language takes the language of the first known-language topic that joins it
+ * (`p.languages` is updated in place).
+ */
+export function mergeProfiles(p: TopicProfiles, threshold: number, limits: MergeLimits = WORD_LIMITS): { into: Int32Array; kept: number[] } {
   const n = p.profiles.length;
   const order = Array.from({ length: n }, (_, t) => t).sort((a, b) => p.sizes[b]! - p.sizes[a]! || a - b);
-  const norms = p.profiles.map((m) => Math.sqrt([...m.values()].reduce((a, w) => a + w * w, 0)) || 1);
-  const heaviest = (m: Map<number, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, TOP_WORDS).map(([id]) => id);
+  const norms = p.norms ?? p.profiles.map((m) => Math.sqrt([...m.values()].reduce((a, w) => a + w * w, 0)) || 1);
+  const heaviest = (m: Map<number, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limits.topFeatures).map(([id]) => id);
   const into = new Int32Array(n).fill(-1);
   const kept: number[] = [];
   const postings = new Map<number, number[]>();
@@ -37,7 +51,7 @@ export function mergeProfiles(p: TopicProfiles, threshold: number): { into: Int3
     let bestSim = threshold;
     for (const id of heaviest(prof)) {
       for (const k of postings.get(id) ?? []) {
-        if (seen.has(k) || seen.size >= MAX_CANDIDATES) continue;
+        if (seen.has(k) || seen.size >= limits.maxCandidates) continue;
         seen.add(k);
         const kl = p.languages[k]!;
         const tl = p.languages[t]!;
@@ -63,4 +77,17 @@ export function mergeProfiles(p: TopicProfiles, threshold: number): { into: Int3
     if (p.languages[best] === UNDETERMINED) p.languages[best] = p.languages[t]!;
   }
   return { into, kept };
+}
+
+/** A clustering with its topics merged as `mergeProfiles` decided: biggest member lists first. */
+export function applyMerge<T extends { members: number[]; language: string }>(
+  topicOf: Int32Array, topics: readonly T[], merge: { into: Int32Array; kept: number[] }, languages: readonly string[],
+): { topicOf: Int32Array; topics: { members: number[]; language: string }[] } {
+  const { into, kept } = merge;
+  const order = topics.map((_, t) => t).sort((a, b) => topics[b]!.members.length - topics[a]!.members.length || a - b);
+  const merged = kept.map((t) => ({ members: [] as number[], language: languages[t]! }));
+  for (const t of order) merged[into[t]!]!.members.push(...topics[t]!.members);
+  const out = new Int32Array(topicOf.length);
+  for (let i = 0; i < out.length; i++) out[i] = into[topicOf[i]!]!;
+  return { topicOf: out, topics: merged };
 }
