@@ -6,9 +6,14 @@ export type RowFormat = 'table' | 'csv' | 'json';
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
+const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+const csvHeader = (columns: readonly string[]) => `${columns.map(csvField).join(',')}\r\n`;
+/** RFC 4180 records (CRLF after each), no header: what a streamed chunk appends. */
+const csvRows = (columns: readonly string[], rows: readonly Record<string, unknown>[]) =>
+  rows.map((row) => `${columns.map((c) => csvField(text(row[c]))).join(',')}\r\n`).join('');
+
 export function formatCsv(r: QueryResult): string {
-  const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-  return [r.columns.map(field).join(','), ...r.rows.map((row) => r.columns.map((c) => field(text(row[c]))).join(','))].join('\r\n') + '\r\n';
+  return csvHeader(r.columns) + csvRows(r.columns, r.rows);
 }
 
 export function formatJson(r: QueryResult): string {
@@ -54,21 +59,20 @@ export const TABLE_MAX_ROWS = 10_000;
 export function rowSink(format: RowFormat, columns: string[], width: number, out: NodeJS.WritableStream): ResultSink {
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
   if (format === 'csv') {
-    let first = true;
-    return {
-      rows: (rows) => {
-        const text = formatCsv({ columns, rows });
-        const body = first ? text : text.slice(text.indexOf('\r\n') + 2);
-        first = false;
-        return write(body);
-      },
-      end: () => (first ? write(formatCsv({ columns, rows: [] })) : undefined),
+    // The header first, whatever the chunks: a column named with a line break is one quoted field.
+    let header = false;
+    const rows = (chunk: readonly Record<string, unknown>[]) => {
+      const body = (header ? '' : csvHeader(columns)) + csvRows(columns, chunk);
+      header = true;
+      return write(body);
     };
+    return { rows, end: () => (header ? undefined : write(csvHeader(columns))) };
   }
   if (format === 'json') {
     let n = 0;
     return {
       rows: (rows) => {
+        if (!rows.length) return undefined;
         const body = rows.map((r) => JSON.stringify(r)).join(',');
         const text = (n === 0 ? '[' : ',') + body;
         n += rows.length;

@@ -128,6 +128,30 @@ describe('query: read-only in fact', () => {
     }
   }, 120_000);
 
+  it('csv over many chunks keeps one header even when a column name holds a line break; an empty result is a valid document', async () => {
+    // Visitors' text reaches column names through pivots and aliases: a quoted header field may
+    // hold CRLF. 5,000 rows arrive in three chunks of DuckDB's vectors.
+    const sql = 'SELECT i AS "line\r\nbreak", \'a,"b"\' AS "quote""d" FROM range(5000) t(i)';
+    const csv = await runCli(['query', '--warehouse', warehouse, '--format', 'csv', sql], env);
+    expect(csv.code, csv.stderr).toBe(0);
+    const file = join(tmp.dir, 'chunks.csv');
+    writeFileSync(file, csv.stdout);
+    const wh = await openWarehouse(':memory:');
+    try {
+      const back = (await wh.conn.runAndReadAll(`SELECT * FROM read_csv('${file}', header = true, quote = '"', escape = '"', delim = ',')`)).getRowObjectsJS();
+      expect(back).toHaveLength(5000);
+      expect(Object.keys(back[0]!)).toEqual(['line\r\nbreak', 'quote"d']);
+      expect(back[4999]).toEqual({ 'line\r\nbreak': 4999n, 'quote"d': 'a,"b"' });
+    } finally {
+      wh.close();
+    }
+    for (const [format, expected] of [['csv', 'x\r\n'], ['json', '[]\n']] as const) {
+      const empty = await runCli(['query', '--warehouse', warehouse, '--format', format, 'SELECT 1 AS x WHERE false'], env);
+      expect(empty.code, empty.stderr).toBe(0);
+      expect(empty.stdout, format).toBe(expected);
+    }
+  });
+
   it('--timeout beyond what a timer holds (30d) or under 1s is refused with exit 2, never a query stopped at once', async () => {
     for (const bad of ['30d', '0s']) {
       const r = await runCli(['query', '--warehouse', warehouse, '--timeout', bad, 'SELECT 1 AS one'], env);
