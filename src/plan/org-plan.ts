@@ -8,8 +8,12 @@
 // (a settle read within its slack, a recheck) of any stream does not fit, no backfill, sweep or keyed
 // read is admitted after it: a smaller, lower-ranked window that happens to fit never displaces a
 // due re-read (late statuses would otherwise stay stale for days under a nightly schedule).
-import type { Purpose } from '../core/window.js';
+import { NO_DEFERRALS, defer, heldBack } from './deferral.js';
+import type { PlanEntry } from './plan-entry.js';
 import type { PlannedWindow } from './planner.js';
+import { OPTIONAL, RANK } from './ranks.js';
+
+export type { PlanEntry } from './plan-entry.js';
 
 export interface StreamPlan {
   projectId: string;
@@ -17,13 +21,6 @@ export interface StreamPlan {
   /** Pipeline order for the same purpose (lower first). */
   priority: number;
   windows: readonly PlannedWindow[];
-}
-
-export interface PlanEntry {
-  projectId: string;
-  pipeline: string;
-  window: PlannedWindow;
-  optional: boolean;
 }
 
 export interface OrgPlan {
@@ -36,14 +33,6 @@ export interface OrgPlan {
    */
   reserve: number;
 }
-
-const RANK: Record<Purpose, number> = { head: 1, catchup: 2, settle: 3, recheck: 4, backfill: 5, sweep: 6, keyed: 7 };
-const OPTIONAL = new Set<Purpose>(['recheck', 'backfill', 'sweep', 'keyed']);
-
-/** Re-reads (settle, recheck): a deferred one holds back every optional window ranked after them. */
-export const isReread = (p: Purpose): boolean => p === 'settle' || p === 'recheck';
-/** Ranked after the re-reads: backfill, sweeps, keyed reads. */
-export const isAfterRereads = (p: Purpose): boolean => RANK[p] > RANK.recheck;
 
 export function planOrg(streams: readonly StreamPlan[], availableRequests: number): OrgPlan {
   const entries = streams.flatMap((s) =>
@@ -62,21 +51,16 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
   let budget = availableRequests - reserve - entries.filter((e) => !e.entry.optional).reduce((n, e) => n + e.entry.window.estRequests, 0);
   const selected: PlanEntry[] = [];
   const deferred: PlanEntry[] = [];
-  // Once a stream's optional window of a purpose waits, its later (older) ones of that purpose wait
-  // too: a smaller old window never jumps ahead of a newer one that did not fit.
-  const waiting = new Set<string>();
-  let rereadDeferred = false;
+  // The deferral rule the run applies too (deferral.ts): what waits holds back what ranks after it.
+  let deferrals = NO_DEFERRALS;
   for (const { entry } of entries) {
-    const k = `${entry.pipeline}\u0000${entry.projectId}\u0000${entry.window.purpose}`;
-    const purpose = entry.window.purpose;
     if (!entry.optional) selected.push(entry);
-    else if (!waiting.has(k) && !(rereadDeferred && isAfterRereads(purpose)) && entry.window.estRequests <= budget) {
+    else if (!heldBack(deferrals, entry) && entry.window.estRequests <= budget) {
       selected.push(entry);
       budget -= entry.window.estRequests;
     } else {
-      waiting.add(k);
+      deferrals = defer(deferrals, entry);
       deferred.push(entry);
-      if (isReread(purpose)) rereadDeferred = true;
     }
   }
   return { selected, deferred, reserve };

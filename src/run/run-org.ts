@@ -1,44 +1,33 @@
-// One run for one organization: plan every stream (project × pipeline) of the organization as one,
-// then read the selected windows in order under the shared budget. A window that keeps timing out
-// is bisected; an exhausted budget or a stop request ends the organization's queue; a stream that
-// fails (unknown project, its pages cannot merge) does not stop the others.
+// One run for one organization: read the windows of its plan (src/plan) in order under the shared
+// budget, and report how each ended. What runs next, how large and whether it fits is the plan's
+// decision (admission.ts before a window, after-window.ts after it); this loop executes windows and
+// keeps the queue. An exhausted budget or a stop request ends the organization's queue; a stream
+// that fails (unknown project, its pages cannot merge) does not stop the others.
 import { ulid } from 'ulid';
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../core/errors.js';
-import type { CoverageInterval } from '../core/intervals.js';
 import type { Logger } from '../core/logger.js';
-import { formatWindow, isDated, spanMs } from '../core/window.js';
+import { formatWindow } from '../core/window.js';
+import { pageCap } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
-import { planKeys } from '../plan/keyed.js';
-import { isAfterRereads, isReread, planOrg, type OrgPlan, type PlanEntry } from '../plan/org-plan.js';
-import { MIN_WINDOW_MS, planStream, type PlanConfig } from '../plan/planner.js';
-import type { PipelineDefinition } from '../pipeline/definition.js';
-import { pageSize } from '../pipeline/definition.js';
-import { pageCap } from '../extract/read-window.js';
+import { admit, type Learned } from '../plan/admission.js';
+import { afterWindow } from '../plan/after-window.js';
+import { NO_DEFERRALS } from '../plan/deferral.js';
+import type { OrgPlan, PlanEntry } from '../plan/org-plan.js';
+import type { PlanStream } from '../plan/plan-stream.js';
 import { executeWindow } from './execute-window.js';
-import { LEARN_MAX_SPAN_MS, collapseBackfill, cutToFit, fits, requestsSince, resplit, rowsPerMs, type Learned } from './window-admission.js';
 import type { ProjectRunSummary } from './summary.js';
 
-export interface OrgStream {
-  projectId: string;
+/** A stream as the run reads it: what its plan needed, plus its client and checkpoint. */
+export interface OrgStream extends PlanStream {
   organization: string;
-  from: Date | null;
-  /** The project's zone: day windows follow its midnights. */
-  timezone: string;
-  pipeline: PipelineDefinition;
   client: AnalyticsClient;
   state: StreamState;
-  coverage: CoverageInterval[];
-  density: number | null;
-  /** When the last sweep completed (ms; pipelines with undated records), null: never. */
-  sweptAt: number | null;
   /** Next landing sequence number of the stream. */
   nextSeq: number;
-  /** Keyed pipelines: the keys its SQL selected at the start of the run (null: not keyed). */
-  keys: string[] | null;
 }
 
 export interface OrgRunDeps {
@@ -70,24 +59,6 @@ export interface OrgRunDeps {
   windowPages?: number;
 }
 
-export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
-
-export function planOrganization(streams: readonly OrgStream[], settings: PlanSettings, now: Date, available: number): OrgPlan {
-  return planOrg(streams.map((s) => ({
-    projectId: s.projectId,
-    pipeline: s.pipeline.name,
-    priority: s.pipeline.priority,
-    windows: s.keys ? planKeys(s.keys, now.getTime()) : planStream(
-      { coverage: s.coverage, open: s.state.open, density: s.density, windowLimitMs: s.state.windowLimitMs, sweptAt: s.sweptAt },
-      {
-        ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
-        granularity: s.pipeline.time.granularity, timezone: s.timezone, historyDays: s.pipeline.defaultHistoryDays,
-        rereads: s.pipeline.rereads ?? settings.rereads, sweepEveryMs: s.pipeline.time.undated?.sweepEveryMs,
-      },
-    ),
-  })), available);
-}
-
 export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], plan: OrgPlan): Promise<ProjectRunSummary[]> {
   const key = (projectId: string, pipeline: string) => `${pipeline}\u0000${projectId}`;
   const byKey = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s]));
@@ -104,20 +75,12 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   const seqs = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), { next: s.nextSeq }]));
   const limits = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s.state.windowLimitMs]));
   // With a live budget, the windows the plan deferred come last: a first sync's plan over-estimates
-  // nothing it does not know, so what its own estimates left unused goes to them if they fit.
-  const queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
-  const learned = new Map<string, Learned>();
-  /** Stream and purpose whose optional windows wait for a later run. */
-  const waiting = new Set<string>();
-  /** Parts of windows cut to fit the budget left: they run even though their stream defers the rest. */
-  const fitted = new WeakSet<PlanEntry>();
-  /** Day windows already read once more after a failure. */
-  const retried = new WeakSet<PlanEntry>();
-  /**
-   * A due re-read (of any stream) was deferred for lack of budget: no backfill, sweep or keyed read
-   * is admitted after it in this run, however small (issue 19: re-reads before backfill).
-   */
-  let rereadDeferred = false;
+  // nothing it does not know, so what its own estimates left unused goes to them if they fit. The
+  // queue holds plain entries, each carrying the flags the plan gave it (cut, retried).
+  let queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
+  const learned = new Map<string, Learned | undefined>();
+  // What this run deferred so far (the plan's rule, deferral.ts): it holds back what ranks after it.
+  let deferrals = NO_DEFERRALS;
   /**
    * Fail fast, say it once: a 401 (the key) stops every stream of the organization; a 404 before
    * anything of the project answered stops every stream of the project (its id is wrong). Their
@@ -148,25 +111,13 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       halt = 'stopped';
       break;
     }
-    const parts = deps.windowPages && !fitted.has(e) ? resplit(e, rowsPerMs(s, learned.get(k)), deps.windowPages, pageSize(s.pipeline)) : null;
-    if (parts) {
-      queue.unshift(...parts);
-      continue;
-    }
-    const waitKey = `${k}\u0000${e.window.purpose}`;
-    const held = rereadDeferred && isAfterRereads(e.window.purpose);
-    if (e.optional && !e.window.resume && !fitted.has(e) && (held || waiting.has(waitKey) || !fits(e, s, learned.get(k), deps.available))) {
-      // Later windows of the stream with the same purpose wait too, so its gaps are still read
-      // newest first; a re-read that waits holds back every backfill, sweep and keyed read.
-      const head = held || waiting.has(waitKey) ? null : cutToFit(e, s, learned.get(k), deps.available);
-      waiting.add(waitKey);
-      if (isReread(e.window.purpose)) rereadDeferred = true;
-      summary.deferred++;
-      // A backfill window too large for what is left is read in part: its newest part that fits.
-      if (head) {
-        fitted.add(head);
-        queue.unshift(head);
+    const admission = admit(e, s, { learned: learned.get(k), deferrals, budgetLeft: deps.available ?? null, windowPages: deps.windowPages });
+    if (admission.kind !== 'run') {
+      if (admission.kind === 'defer') {
+        deferrals = admission.deferrals;
+        summary.deferred++;
       }
+      if (admission.entries.length) queue = [...admission.entries, ...queue];
       continue;
     }
     const log = deps.logger.child({ projectId: e.projectId, pipeline: e.pipeline, runId: summary.runId });
@@ -190,36 +141,20 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         window: e.window, resume: e.window.resume, seq: seqs.get(k)!, windowLimitMs: limits.get(k) ?? null,
         maxPages: pageCap(e.window.estRequests),
       });
-      if (out.kind === 'complete') {
+      const error = out.kind === 'complete' ? null : out.error;
+      const result = out.kind === 'complete' ? { kind: 'complete' as const, records: out.records, requests: summary.requests - startedAt } : { kind: 'too-large' as const };
+      const next = afterWindow(e, result, s, learned.get(k), queue);
+      if (next.kind === 'fail') throw error;
+      if (next.kind === 'complete') {
         run.complete = true;
-        if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS && !e.window.resume) {
-          const l = learned.get(k) ?? { rows: 0, span: 0, windows: 0, requests: 0 };
-          learned.set(k, { rows: l.rows + out.records, span: l.span + spanMs(e.window), windows: l.windows + 1, requests: l.requests + requestsSince(summary, startedAt) });
-        }
-        if (e.window.purpose === 'backfill' && s.from === null && out.records === 0) collapseBackfill(queue, e);
-        continue;
+        learned.set(k, next.learned);
+      } else if (next.kind === 'retry-day') {
+        log.warn({ window: formatWindow(e.window), reason: error?.message }, 'day window failed: reading it whole once more');
+      } else {
+        limits.set(k, next.windowLimitMs);
+        log.warn({ window: formatWindow(e.window), reason: error?.message }, 'window too large for the API: bisecting');
       }
-      // A day is one aggregate over its range: never cut. It is read whole once more in this run;
-      // if that fails too, the stream fails and the day is planned again next run.
-      if (s.pipeline.time.granularity === 'day') {
-        if (retried.has(e)) throw out.error;
-        const again: PlanEntry = { ...e, window: { ...e.window, resume: undefined } };
-        retried.add(again);
-        log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'day window failed: reading it whole once more');
-        queue.unshift(again);
-        continue;
-      }
-      // Too large (504s, timeouts, persistent 5xx): read it as two halves, newer first.
-      const half = Math.floor(spanMs(e.window) / 2);
-      // A sweep or a keyed read has no dates to halve: it fails and is planned again next time.
-      if (half < MIN_WINDOW_MS || !isDated(e.window.purpose)) throw out.error;
-      limits.set(k, half);
-      const mid = new Date(e.window.from.getTime() + half);
-      log.warn({ window: formatWindow(e.window), reason: out.error.message }, 'window too large for the API: bisecting');
-      queue.unshift(
-        { ...e, window: { ...e.window, from: mid, resume: undefined, estRequests: Math.ceil(e.window.estRequests / 2) } },
-        { ...e, window: { ...e.window, to: mid, resume: undefined, estRequests: Math.ceil(e.window.estRequests / 2) } },
-      );
+      queue = next.queue;
     } catch (err) {
       if (err instanceof BudgetExhaustedError) {
         halt = 'budget_exhausted';
