@@ -4,7 +4,7 @@
 import { ulid } from 'ulid';
 import type { Clock } from '../core/clock.js';
 import { DEFAULT_TIMEOUT_MS } from './http.js';
-import { INSTANCE, ownerAlive } from '../core/instance.js';
+import { INSTANCE, ownerAlive } from '../core/owner-lock.js';
 import type { BudgetStore, BudgetView, Reserved, SlotPolicy } from './budget-store.js';
 import type { LogEntry, LogState, RequestLog } from './request-log.js';
 

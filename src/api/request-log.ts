@@ -2,9 +2,10 @@
 // processes and runs through a file guarded by a lock (proper-lockfile), so two processes of one
 // organization together never exceed the limit in any sliding window.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { FatalError, messageOf } from '../core/errors.js';
 
 export interface LogEntry {
@@ -14,7 +15,7 @@ export interface LogEntry {
   /** When the response finished; null while in flight. The server saw the request before this. */
   end: number | null;
   pid: number;
-  /** The owning process's INSTANCE (core/instance; absent in logs written by older versions). */
+  /** The owning process's INSTANCE (core/owner-lock; absent in logs written by older versions). */
   instance?: string;
   /** After this an in-flight slot is abandoned: its request's deadline (plus a margin) has passed. */
   expires?: number;
@@ -53,13 +54,11 @@ export class RequestLog {
     try {
       const state = this.readUnlocked();
       const out = fn(state);
-      // A fresh random name, created exclusively: never an existing file or a planted symlink.
-      const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
+      // A fresh random name (the one removeStaleTemps sweeps), created exclusively by core/atomic-file.
+      const temp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
       try {
-        writeFileSync(tmp, JSON.stringify(state), { flag: 'wx', mode: 0o600 });
-        renameSync(tmp, this.file);
+        writeFileAtomicSync(this.file, JSON.stringify(state), { mode: 0o600, temp });
       } catch (err) {
-        rmSync(tmp, { force: true });
         throw new FatalError(`cannot write the request log ${this.file}: ${codeOf(err)}`);
       }
       return out;

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FatalError, messageOf } from '../core/errors.js';
-import { fsyncPath, isErrno, publish, writeFileAtomic } from './atomic-file.js';
+import { commitFile, isErrno, writeFileAtomicSync } from '../core/atomic-file.js';
 import { acquireLakeLock } from './lake-lock.js';
 import { META_DIR, TEMP_FILE_RE, tempName } from './lake-layout.js';
 import type { LakeStorage, StoredObject } from './lake-storage.js';
@@ -50,8 +50,7 @@ export function localStorage(dir: string): LakeStorage {
     },
     put: async (staged, key) => {
       const final = pathOf(key);
-      publish(staged, final);
-      fsyncPath(dirname(final));
+      commitFile(staged, final);
       return statSync(final).size;
     },
     readText: async (key) => {
@@ -63,8 +62,9 @@ export function localStorage(dir: string): LakeStorage {
       }
     },
     writeText: async (key, text, token) => {
-      mkdirSync(dirname(pathOf(key)), { recursive: true });
-      writeFileAtomic(pathOf(key), text, token);
+      const final = pathOf(key);
+      mkdirSync(dirname(final), { recursive: true });
+      writeFileAtomicSync(final, text, { temp: join(dirname(final), tempName(basename(final), token)) });
     },
     delete: async (keys) => {
       let n = 0;

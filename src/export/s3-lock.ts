@@ -5,9 +5,9 @@
 // exporter was killed on another host, e.g. a CronJob pod that moved). Rule (docs/lake.md): do not
 // schedule two exporters to one lake at the same time; a second one started while the first runs
 // fails with the owner, and the orphan sweep runs only under the lock.
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { FatalError } from '../core/errors.js';
+import { INSTANCE, ownerAlive } from '../core/owner-lock.js';
 import { LOCK_KEY } from './lake-layout.js';
 
 interface Owner {
@@ -30,8 +30,6 @@ export interface S3LockHandle {
 
 /** Longer than any export goes without a checkpoint (it renews the lock at each); an older lock is a killed exporter's. */
 export const STALE_AFTER_MS = 3 * 3600_000;
-
-const INSTANCE = randomUUID();
 
 interface LockIo {
   location: string;
@@ -73,17 +71,10 @@ function parse(text: string | null): Owner | null {
   }
 }
 
+/** Stale: not renewed for STALE_AFTER_MS (on any host), or its process is gone (the shared rule, core/owner-lock). */
 function isStale(o: Owner, now: Date): boolean {
-  const started = Math.max(Date.parse(o.startedAt), o.renewedAt ? Date.parse(o.renewedAt) : -Infinity);
-  if (!Number.isFinite(started) || now.getTime() - started > STALE_AFTER_MS) return true;
-  if (o.host !== hostname()) return false;
-  if (o.pid === process.pid) return !o.instance.startsWith(INSTANCE);
-  try {
-    process.kill(o.pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  const seenAt = Math.max(Date.parse(o.startedAt), o.renewedAt ? Date.parse(o.renewedAt) : -Infinity);
+  return !ownerAlive(o, { now, seenAt, staleAfterMs: STALE_AFTER_MS });
 }
 
 function busy(location: string, o: Owner | null): FatalError {

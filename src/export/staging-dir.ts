@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pidAlive } from '../core/instance.js';
+import { pidAlive } from '../core/owner-lock.js';
 
 const PREFIX = 'docs-etl-lake-';
 

@@ -3,12 +3,10 @@
 // name opened exclusively, fsync, rename, fsync of the folder) is the page's checkpoint: a crash
 // never loses a landed page and never leaves half a file under a page's name. Merged pages are
 // deleted, or kept compressed (`--keep-raw`) for `docs-etl rebuild`.
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { messageOf } from '../core/errors.js';
 import { metaOf, serializeLanded, type LandedMeta, type LandedPage } from './landed-page.js';
 
@@ -190,37 +188,11 @@ function subdirs(dir: string): string[] {
   }
 }
 
-/** Temp file (random name, O_EXCL: never follows a planted symlink), fsync, rename, fsync the folder. */
+/**
+ * Writes a landed file durably: core/atomic-file's temp file (random name, O_EXCL: never follows a
+ * planted symlink), fsync, rename, fsync of the folder, created first; readable by the owner only.
+ */
 export function writeDurably(path: string, data: string | Buffer): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    // write(2) may write less than asked (a full disk, a file size limit): every byte or an error.
-    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    for (let off = 0; off < buf.length;) {
-      const n = writeSync(fd, buf, off, buf.length - off);
-      if (n <= 0) throw new Error(`short write: ${off} of ${buf.length} bytes of ${path} written`);
-      off += n;
-    }
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    unlinkSync(tmp);
-    throw err;
-  }
-  const dfd = openSync(dir, 'r');
-  try {
-    fsyncSync(dfd);
-  } finally {
-    closeSync(dfd);
-  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomicSync(path, data, { mode: 0o600 });
 }

@@ -3,14 +3,12 @@
 // program; this one lets the message tell a second docs-etl sync from a notebook or a BI tool
 // holding the file (issue 11). A lock left by a process that died (or whose PID was reused, as PID 1
 // is in a container after a restart) is taken over.
-import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { hostname } from 'node:os';
 import type { Clock } from '../core/clock.js';
+import { readFileSync } from 'node:fs';
 import { FatalError, messageOf } from '../core/errors.js';
-import { pidAlive } from '../core/instance.js';
+import { currentOwner, ownerAlive, readLockFile, takeLockFile, type Owner } from '../core/owner-lock.js';
 
+/** The lock file's format (read by older and newer versions alike: names kept). */
 interface LockInfo {
   pid: number;
   host: string;
@@ -21,49 +19,31 @@ interface LockInfo {
   command: string;
 }
 
+type Held = LockInfo & Owner;
+
 export interface WriterLock {
   path: string;
   release(): void;
 }
 
-const INSTANCE = randomBytes(8).toString('hex');
-
 export function acquireWriterLock(warehouse: string, command: string, now: Date): WriterLock {
   const path = `${warehouse}.lock`;
-  mkdirSync(dirname(path), { recursive: true });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx', 0o644);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new FatalError(`cannot create the writer lock ${path}: ${code ?? messageOf(err)}`);
-      const held = readLock(path);
-      if (held && isLive(held)) {
-        throw new FatalError(
-          `warehouse ${warehouse} is being written by another docs-etl process (PID ${held.pid}, started ${held.started_at}: ${held.command}); only one writer at a time`,
-        );
-      }
-      rmSync(path, { force: true, recursive: false });
-      continue;
-    }
-    const info: LockInfo = {
-      pid: process.pid, host: hostname(), started_at: now.toISOString(), proc_start: procStart(process.pid), instance: INSTANCE, command,
-    };
-    try {
-      writeSync(fd, JSON.stringify(info));
-    } finally {
-      closeSync(fd);
-    }
-    return {
-      path,
-      release: () => {
-        const cur = readLock(path);
-        if (cur?.instance === INSTANCE) rmSync(path, { force: true });
-      },
-    };
-  }
-  throw new FatalError(`cannot take the writer lock ${path}: it keeps coming back; remove it if no docs-etl process runs`);
+  const me = currentOwner();
+  const info: LockInfo = { pid: me.pid, host: me.host, started_at: now.toISOString(), proc_start: me.procStart, instance: me.instance, command };
+  return takeLockFile<Held>({
+    path,
+    text: JSON.stringify(info),
+    parse: parseLock,
+    attempts: 3,
+    busy: (held) => held && ownerAlive(held)
+      ? new FatalError(
+        `warehouse ${warehouse} is being written by another docs-etl process (PID ${held.pid}, started ${held.started_at}: ${held.command}); only one writer at a time`,
+      )
+      : new FatalError(`cannot take the writer lock ${path}: it keeps coming back; remove it if no docs-etl process runs`),
+    ioError: (err, what) => what === 'create'
+      ? new FatalError(`cannot create the writer lock ${path}: ${err.code ?? messageOf(err)}`)
+      : unreadable(path, err),
+  });
 }
 
 /** The writer lock, waiting up to `waitMs` while another docs-etl process holds it (polling the lock file). */
@@ -80,43 +60,19 @@ export async function waitForWriterLock(warehouse: string, command: string, cloc
 
 /** Who holds a warehouse's writer lock, if anyone alive does (for status and doctor). */
 export function writerLockHolder(warehouse: string): { pid: number; startedAt: string; command: string } | null {
-  const held = readLock(`${warehouse}.lock`);
-  return held && isLive(held) ? { pid: held.pid, startedAt: held.started_at, command: held.command } : null;
+  const path = `${warehouse}.lock`;
+  const held = readLockFile(path, parseLock, (err) => unreadable(path, err));
+  return held && ownerAlive(held) ? { pid: held.pid, startedAt: held.started_at, command: held.command } : null;
 }
 
-function readLock(path: string): LockInfo | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new FatalError(`the writer lock ${path} cannot be read (${code ?? messageOf(err)}): remove it if no docs-etl process runs`);
-  }
-  try {
-    const x = JSON.parse(text) as LockInfo;
-    return typeof x.pid === 'number' ? x : null;
-  } catch {
-    return null; // half-written by a process killed while taking it: stale
-  }
+function unreadable(path: string, err: NodeJS.ErrnoException): FatalError {
+  return new FatalError(`the writer lock ${path} cannot be read (${err.code ?? messageOf(err)}): remove it if no docs-etl process runs`);
 }
 
-function isLive(l: LockInfo): boolean {
-  if (l.host !== hostname()) return true; // another machine on a shared disk: never taken over silently
-  if (l.pid === process.pid) return l.instance === INSTANCE;
-  // Gone, or a zombie (exited, not reaped yet: it answers kill(pid, 0) but holds nothing).
-  if (!pidAlive(l.pid)) return false;
-  const start = procStart(l.pid);
-  return l.proc_start === null || start === null || start === l.proc_start;
-}
-
-function procStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+/** A lock file's owner; null when half-written by a process killed while taking it (stale). */
+function parseLock(text: string): Held | null {
+  const x = JSON.parse(text) as LockInfo;
+  return typeof x.pid === 'number' ? { ...x, procStart: x.proc_start } : null;
 }
 
 /** The command line of another process (for "held by another program"), or null. */

@@ -12,10 +12,10 @@
 // second publisher: files under the parts folder that no published catalog names are leftovers
 // of an interrupted publish and are deleted.
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fsyncPath } from '../export/atomic-file.js';
+import { commitFile } from '../core/atomic-file.js';
 import { partitionId, type PartitionEntry } from './segment-signatures.js';
 import { readCatalogManifest, readTableColumns, writeCatalog } from './catalog.js';
 import { publishSnapshot, type Published } from './snapshot.js';
@@ -103,14 +103,12 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   const tmp = join(dirname(s.readPath), `.${basename(s.readPath)}.${token}.tmp`);
   try {
     await writeCatalog(conn, { path: tmp, columns, parquet, manifest: JSON.stringify(manifest) });
-    fsyncPath(tmp);
-    renameSync(tmp, s.readPath);
+    commitFile(tmp, s.readPath);
   } catch (err) {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
     throw err;
   }
-  fsyncPath(dirname(s.readPath));
   bytes += statSync(s.readPath).size;
 
   // Only now that the new catalog is in place: delete expired files and leftovers no catalog names.

@@ -4,11 +4,11 @@
 // the file system supports it) and renames it over the target: a reader that has the old snapshot
 // open keeps reading the old file undisturbed, one that opens it next sees the new one, and no
 // reader ever sees a half-written file. Only the writer process publishes, between merges.
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { commitFile, tempPathFor } from '../core/atomic-file.js';
 
 export interface Published {
   path: string;
@@ -34,26 +34,14 @@ export async function publishSnapshot(conn: DuckDBConnection, warehouse: string,
   await conn.run('CHECKPOINT');
   mkdirSync(dirname(target), { recursive: true });
   sweepStaleCopies(target);
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(target);
   try {
     await copyFile(warehouse, tmp, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
-    const fd = openSync(tmp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, target);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
-  const dir = openSync(dirname(target), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  commitFile(tmp, target);
   return { path: target, bytes: statSync(target).size, ms: performance.now() - started };
 }
 

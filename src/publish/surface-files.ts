@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fsyncPath, isErrno, publish } from '../export/atomic-file.js';
+import { commitFile, isErrno } from '../core/atomic-file.js';
 import { escapeHiveValue, tempName } from '../export/lake-layout.js';
 import { sqlFile } from '../load/sql-files.js';
 import { ident } from './catalog.js';
@@ -37,8 +37,7 @@ export async function writeSegmentFile(
   try {
     mkdirSync(dirname(final), { recursive: true });
     const res = await conn.runAndReadAll(sql, { project_id: projectId, from, to, file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
-    publish(tmp, final);
-    fsyncPath(dirname(final));
+    commitFile(tmp, final);
     return { rows: Number(res.getRows()[0]?.[0] ?? 0), bytes: statSync(final).size };
   } catch (err) {
     rmSync(tmp, { force: true });

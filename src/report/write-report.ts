@@ -3,9 +3,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ulid } from 'ulid';
 import { UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { buildReport, type BuiltReport, type ReportOptions } from './build-report.js';
 import { bytes, count } from './format.js';
 
@@ -34,7 +33,7 @@ export async function writeReport(conn: DuckDBConnection, out: string, opts: Rep
   const path = checkReportPath(out);
   const built = await buildReport(conn, opts);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, built.html, ulid());
+  writeFileAtomicSync(path, built.html);
   return { ...built, path, bytes: Buffer.byteLength(built.html), ms: performance.now() - started };
 }
 

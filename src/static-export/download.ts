@@ -6,11 +6,12 @@
 // must not leave for another host).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, statfs } from 'node:fs/promises';
+import { mkdir, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
+import { commitFile } from '../core/atomic-file.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { FatalError, RequestDeadlineError, StoppedError, messageOf } from '../core/errors.js';
@@ -95,7 +96,7 @@ export async function downloadBundle(o: DownloadOptions): Promise<DownloadedBund
       }
       const contents = await readArchive(temp, o.archiveLimits);
       const path = join(o.dir, BUNDLE_FILE);
-      await rename(temp, path);
+      commitFile(temp, path); // flushed, renamed, folder flushed: a crash leaves the old bundle or the new
       return { path, sizeBytes: got.size, sha256: got.sha256, contents, link };
     } catch (err) {
       await rm(temp, { force: true });

@@ -4,7 +4,7 @@
 // download of another process is left alone.
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INSTANCE, ownerAlive } from '../core/instance.js';
+import { INSTANCE, ownerAlive } from '../core/owner-lock.js';
 
 export const PART_PREFIX = '.bundle.tar.gz.';
 const STALE_MS = 3_600_000;

@@ -2,10 +2,9 @@
 // staticExport.bundleUrl (the full presigned link: this file is the one place it is written, as the
 // chart fetches the bundle with it) and staticExport.version when one was asked for. An existing
 // file is updated in place (its other keys and comments stay); the write is atomic (temp + rename).
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { Document, isMap, isScalar, parseDocument, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { FatalError } from '../core/errors.js';
 
 export interface ValuesInput {
@@ -31,12 +30,9 @@ export async function writeValuesFile(file: string, v: ValuesInput): Promise<voi
   setValues(doc, file, v);
   const text = doc.toString({ lineWidth: 0 });
   const mode = (await stat(file).catch(() => null))?.mode ?? 0o600;
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, text, { mode: mode & 0o777, flag: 'wx' });
-    await rename(temp, file);
+    await writeFileAtomic(file, text, { mode: mode & 0o777 });
   } catch (err) {
-    await rm(temp, { force: true });
     throw new FatalError(`cannot write values file ${file}: ${(err as Error).message}`);
   }
 }
