@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'state/', 'coverage/'] },
+  { ignores: ['dist/', '.bench-build/', 'node_modules/', 'state/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,5 +13,5 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  { files: ['bin/**', 'test/**', 'src/bench/**'], rules: { 'no-console': 'off' } },
+  { files: ['bin/**', 'test/**'], rules: { 'no-console': 'off' } },
 );

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
+import { systemClock } from '../core/clock.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError, messageOf } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
@@ -230,7 +231,7 @@ export function loadConfigFile(path: string): LoadedConfigFile {
  * were normalized (the warning never shows the key).
  */
 export function resolveSyncConfig(
-  flags: SyncFlags, env: NodeJS.ProcessEnv, now: Date = new Date(), onWarning: (message: string) => void = () => {},
+  flags: SyncFlags, env: NodeJS.ProcessEnv, now: Date = systemClock.now(), onWarning: (message: string) => void = () => {},
 ): SyncConfig {
   const file = flags.config ? loadConfigFile(flags.config) : null;
   if (flags.project !== undefined && !flags.project.trim()) throw new UsageError('--project is empty: give a project id');

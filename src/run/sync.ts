@@ -104,9 +104,11 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           }
         }
         // A long run (a backfill) publishes between batches too, at most every publishInterval,
-        // so readers see its progress; each publish is of whole merged batches.
-        if (wh && Date.now() - lastPublish >= cfg.publishIntervalMs) {
-          lastPublish = Date.now();
+        // so readers see its progress; each publish is of whole merged batches. The interval is
+        // measured on the run's clock (deps.clock), like every other time of the sync.
+        const nowMs = deps.clock.now().getTime();
+        if (wh && nowMs - lastPublish >= cfg.publishIntervalMs) {
+          lastPublish = nowMs;
           const at = wh.path;
           void writer.run((c) => publishRead(c, at, cfg, deps.clock.now())).then(
             (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
@@ -115,7 +117,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         }
       },
     });
-    let lastPublish = Date.now();
+    let lastPublish = deps.clock.now().getTime();
     if (!deps.dryRun) {
       await writer.run(async (c) => {
         await interruptStaleRuns(c, deps.clock.now());

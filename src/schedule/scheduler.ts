@@ -5,6 +5,7 @@
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { UsageError, messageOf } from '../core/errors.js';
 import { checkTimeZone } from '../core/time-zone.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 
 export interface ScheduledJob {
@@ -21,6 +22,8 @@ export interface SchedulerOptions {
   runNow?: boolean;
   logger: Logger;
   signal: AbortSignal;
+  /** The run times of RunEvent (default: the system clock); the ticks themselves are node-cron's. */
+  clock?: Clock;
   /** Called after each run (the command's line per run, tests). `nextRun`: the job's next tick. */
   onRun?: (e: RunEvent) => void;
 }
@@ -50,6 +53,7 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
   for (const j of opts.jobs) checkCron(j.cron);
   if (opts.timezone) checkTimezone(opts.timezone);
   let running: Promise<void> | null = null;
+  const clock = opts.clock ?? systemClock;
 
   const fire = (job: ScheduledJob, reason: 'tick' | 'run-now') => {
     if (signal.aborted) return;
@@ -57,7 +61,7 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
       logger.warn({ job: job.name, reason }, 'tick skipped: the previous run is still going');
       return;
     }
-    const startedAt = new Date();
+    const startedAt = clock.now();
     logger.info({ job: job.name, reason }, 'run started');
     running = job
       .run(signal)
@@ -66,7 +70,7 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
         return 1;
       })
       .then((code) => {
-        const finishedAt = new Date();
+        const finishedAt = clock.now();
         const level = code === 0 || code === 3 ? 'info' : 'error';
         logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
         const nextRun = tasks[opts.jobs.indexOf(job)]?.getNextRun() ?? null;

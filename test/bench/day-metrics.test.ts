@@ -1,8 +1,8 @@
-// The day scenario's pure measures (src/bench/day-metrics.ts): ideal requests, windows by purpose,
+// The day scenario's pure measures (test/bench/day-metrics.ts): ideal requests, windows by purpose,
 // and what a coverage map says at an instant (head lag, overdue settle reads, spans never read).
 import { describe, expect, it } from 'vitest';
-import { addByPurpose, countByPurpose, idealRequests, probeCoverage, share, type CoverageRow } from '../../src/bench/day-metrics.js';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { addByPurpose, countByPurpose, idealRequests, probeCoverage, share, type CoverageRow } from './day-metrics.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 0, 5);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Top-level entries whose paths the docs may name; state/ holds runtime files only. */
-const RUNTIME = ['state', 'node_modules', 'dist', '.git'];
+const RUNTIME = ['state', 'node_modules', 'dist', '.bench-build', '.git'];
 const ROOT_ENTRIES = new Set(readdirSync(ROOT).filter((e) => !RUNTIME.includes(e)));
 
 function filesUnder(dir: string, keep: (f: string) => boolean): string[] {

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 import type { StreamStatus, Status } from '../../src/status/collect-status.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli, type CliResult } from '../helpers/cli.js';

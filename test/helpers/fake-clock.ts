@@ -4,6 +4,7 @@ import type { Clock } from '../../src/core/clock.js';
  * A clock tests move by hand. By default sleeping advances it (waits for budget, backoff and polls
  * take no real time); with `sleepAdvances: false` sleeps return at once and leave it alone (sandbox
  * latency must not move the sandbox's own time). Sleeps yield once so other I/O can run.
+ * The bench's virtual-day scenario (test/bench/day-scenario.ts) drives the sandbox and the sync with one.
  */
 export class FakeClock implements Clock {
   constructor(public ms: number, private readonly opts: { sleepAdvances?: boolean } = {}) {}
@@ -16,5 +17,9 @@ export class FakeClock implements Clock {
   }
   advance(ms: number): void {
     this.ms += ms;
+  }
+  /** Moves the clock forward to `at` (never back). */
+  advanceTo(at: number): void {
+    this.ms = Math.max(this.ms, at);
   }
 }

@@ -10,7 +10,7 @@ import type { SandboxOptions } from '../../src/sandbox/options.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 import { waitFor } from '../helpers/wait.js';
 import { query } from './reliability-helpers.js';
 

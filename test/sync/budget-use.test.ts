@@ -10,7 +10,7 @@ import { normalizeOffset } from '../../src/contracts/analytics.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 import { runSync } from '../../src/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';

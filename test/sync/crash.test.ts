@@ -7,7 +7,7 @@ import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { sleep, waitFor } from '../helpers/wait.js';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 
 const KEY = 'mint_crash_test_key_77';
 let sb: Sandbox | undefined;

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxInWindow } from '../../src/bench/window-stats.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';

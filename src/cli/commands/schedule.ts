@@ -71,7 +71,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
             try {
               const written = await writeReport(wh.conn, flags.report, { sinceMs: 30 * 86_400_000, now: systemClock.now(), generator: 'docs-etl schedule' });
-              ctx.stdout.write(`${new Date().toISOString()} ${reportSummary(written)}\n`);
+              ctx.stdout.write(`${systemClock.now().toISOString()} ${reportSummary(written)}\n`);
             } finally {
               wh.close();
             }

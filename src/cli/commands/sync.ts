@@ -72,7 +72,7 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
       for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       cfg.warnings = [];
       const progress = createProgressLine(ctx.stderr);
-      const started = Date.now();
+      const started = systemClock.now().getTime();
       const result = await runSync(
         {
           clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun,
@@ -115,6 +115,6 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
           }
         }
       }
-      ctx.stdout.write(`sync finished in ${formatDuration(Date.now() - started)}: exit ${exitCode}\n`);
+      ctx.stdout.write(`sync finished in ${formatDuration(systemClock.now().getTime() - started)}: exit ${exitCode}\n`);
       setExitCode(exitCode);
     });

@@ -2,10 +2,10 @@
 // topic step once from nothing (as `docs-etl topics --rebuild`), then once more with nothing
 // changed, in a fresh process so VmHWM is the step's own peak. Prints one JSON line.
 import { join } from 'node:path';
-import { silentLogger } from '../core/logger.js';
-import { openWarehouse } from '../load/warehouse.js';
-import { DEFAULT_TOPIC_SETTINGS } from '../topics/topic-settings.js';
-import { runTopicStep } from '../topics/topic-step.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { openWarehouse } from '../../src/load/warehouse.js';
+import { DEFAULT_TOPIC_SETTINGS } from '../../src/topics/topic-settings.js';
+import { runTopicStep } from '../../src/topics/topic-step.js';
 import { procMemory } from './proc-memory.js';
 import { writeUnansweredTurns } from './topics-data.js';
 

@@ -1,4 +1,4 @@
-// The bench's sync process: `node dist/src/bench/sync-child.js '<MeasuredSyncInput JSON>'` with the
+// The bench's sync process: `node .bench-build/test/bench/sync-child.js '<MeasuredSyncInput JSON>'` with the
 // key in BENCH_API_KEY. Runs one measured sync and prints its result as one JSON line on stdout.
 // SIGTERM stops the run at its next checkpoint (as `docs-etl sync` does).
 import { measuredSync, type MeasuredSyncInput } from './measured-sync.js';

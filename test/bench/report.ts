@@ -1,6 +1,6 @@
 // What `npm run bench` prints: a human table, then, as its LAST line, one JSON object with every
 // figure and each target met or missed (issues 10, 11, 12).
-import { formatTable } from '../cli/format.js';
+import { formatTable } from '../../src/cli/format.js';
 import type { BudgetResult } from './budget-utilization.js';
 import type { LoadResult } from './load-bench.js';
 

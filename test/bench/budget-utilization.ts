@@ -3,10 +3,10 @@
 // read, and the sync stopped (SIGTERM, at a checkpoint) `durationS` after its first request
 // arrived. Utilization = arrivals in [first, first + duration) / what the window allows there.
 import { join } from 'node:path';
-import { parseRateLimit } from '../core/duration.js';
+import { parseRateLimit } from '../../src/core/duration.js';
 import { startChildSync } from './child-sync.js';
 import { startSandboxProcess } from './sandbox-process.js';
-import { allowedIn, maxInWindow } from './window-stats.js';
+import { allowedIn, maxInWindow } from '../helpers/window-stats.js';
 
 export interface BudgetInput {
   workDir: string;

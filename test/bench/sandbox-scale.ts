@@ -2,14 +2,14 @@
 // a GC), peak RSS (VmHWM) after the build, and the time to serve a page of 1000 (read + render +
 // JSON.stringify, no HTTP) along full-range cursor chains and in 1-hour windows: wall time and
 // this process's CPU time (steadier on a busy machine), with the share of JSON.stringify.
-//   npm run build && node --expose-gc dist/src/sandbox/scale-bench.js history 1000000
-//   npm run build && node --expose-gc dist/src/sandbox/scale-bench.js traffic 1000000 4
+//   npm run bench:build && node --expose-gc .bench-build/test/bench/sandbox-scale.js history 1000000
+//   npm run bench:build && node --expose-gc .bench-build/test/bench/sandbox-scale.js traffic 1000000 4
 // Prints one JSON line.
-import { procMemory } from '../bench/proc-memory.js';
-import { AnalyticsTwin } from './analytics-twin.js';
-import { trafficOptions } from './arrival-models.js';
-import { defaultSandboxOptions } from './defaults.js';
-import { rngFor } from './prng.js';
+import { procMemory } from './proc-memory.js';
+import { AnalyticsTwin } from '../../src/sandbox/analytics-twin.js';
+import { trafficOptions } from '../../src/sandbox/arrival-models.js';
+import { defaultSandboxOptions } from '../../src/sandbox/defaults.js';
+import { rngFor } from '../../src/sandbox/prng.js';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 2, 15, 12);
@@ -91,7 +91,7 @@ const full = chain(null, null);
 const fullS = (performance.now() - t) / 1000;
 if (full.turns !== visible) throw new Error(`the full chain served ${full.turns} turns, ${visible} are visible`);
 
-const rng = rngFor(1, 'scale-bench');
+const rng = rngFor(1, 'scale-bench'); // the seed label of its first home (src/sandbox/scale-bench.ts): the same windows
 const span = (mode === 'traffic' ? days : 30) * 24;
 const windows: Chain = { ms: [], cpuMs: [], jsonCpuMs: [], turns: 0, examined: 0 };
 let windowTurns = 0;

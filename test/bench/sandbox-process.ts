@@ -3,8 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { PACKAGE_ROOT } from '../core/paths.js';
-import type { LoggedRequest } from '../sandbox/index.js';
+import { PACKAGE_ROOT } from '../../src/core/paths.js';
+import type { LoggedRequest } from '../../src/sandbox/index.js';
 
 export interface SandboxProcess {
   url: string;

@@ -1,8 +1,8 @@
 // Pure measures of the virtual-day scenario (issue 16, "What it must show"): the ideal request count
 // of a run, windows by purpose, what the coverage map says after a run (head lag, intervals past
 // their settle read that were not settled, spans never read). No I/O: unit-tested on their own.
-import { gaps } from '../core/intervals.js';
-import { PURPOSES, type Purpose } from '../core/window.js';
+import { gaps } from '../../src/core/intervals.js';
+import { PURPOSES, type Purpose } from '../../src/core/window.js';
 
 export const PAGE_SIZE = 1000;
 

@@ -10,15 +10,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assistantConversations } from '../../pipelines/index.js';
-import { defaultSyncConfig, type ProjectConfig } from '../config/sync-config.js';
-import { silentLogger } from '../core/logger.js';
-import { keyFingerprint } from '../core/secrets.js';
-import { runSync, type SyncResult } from '../run/sync.js';
-import { defaultSandboxOptions, startSandbox, trafficOptions } from '../sandbox/index.js';
+import { defaultSyncConfig, type ProjectConfig } from '../../src/config/sync-config.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { keyFingerprint } from '../../src/core/secrets.js';
+import { runSync, type SyncResult } from '../../src/run/sync.js';
+import { defaultSandboxOptions, startSandbox, trafficOptions } from '../../src/sandbox/index.js';
 import { Scratch, type Freshness, type SettleCheck } from './day-compare.js';
 import { countByPurpose, emptyByPurpose, idealRequests, probeCoverage, type ByPurpose, type CoverageProbe } from './day-metrics.js';
-import { VirtualClock } from './virtual-clock.js';
-import { maxInWindow } from './window-stats.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { maxInWindow } from '../helpers/window-stats.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -104,7 +104,7 @@ export async function runDayScenario(input: DayScenarioInput): Promise<DayScenar
     }
   };
   const S = input.startMs;
-  const clock = new VirtualClock(S);
+  const clock = new FakeClock(S);
   const sandbox = await startSandbox(defaultSandboxOptions({
     apiKeys: [KEY], projects: [PROJECT], clock, seed: input.seed, traffic: trafficOptions(input.rate), historyDays: 2, rateLimit: BUDGET,
   }));

@@ -1,8 +1,8 @@
 // What `npm run bench -- --scenario day` prints for each rate: a table of its runs and a table of the
 // issue-16 targets (met / MISSED with the numbers); and, as the LAST line, one JSON object (dayJson
 // per rate). Targets that the issue sets only for some rates are null for the others.
-import { formatTable } from '../cli/format.js';
-import { PURPOSES } from '../core/window.js';
+import { formatTable } from '../../src/cli/format.js';
+import { PURPOSES } from '../../src/core/window.js';
 import { addByPurpose, emptyByPurpose, share, type ByPurpose } from './day-metrics.js';
 import { BUDGET, type DayRun, type DayScenarioResult } from './day-scenario.js';
 import type { Freshness } from './day-compare.js';

@@ -1,6 +1,6 @@
-// Flags of `npm run bench` (node dist/src/bench/main.js).
+// Flags of `npm run bench` (node .bench-build/test/bench/main.js, built by tsconfig.bench.json).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { intArg } from '../cli/options.js';
+import { intArg } from '../../src/cli/options.js';
 
 export interface BenchArgs {
   /** History sizes measured, one full sync each (side by side in one run). */

@@ -1,11 +1,11 @@
 // One `sync` through the product's own path (resolveSyncConfig + runSync + PIPELINES), timed. Used
 // by the bench's child process (sync-child.ts) and, with --sync-in-process, by the bench itself.
 import { PIPELINES } from '../../pipelines/index.js';
-import { systemClock } from '../core/clock.js';
-import { parseDuration, parseRateLimit } from '../core/duration.js';
-import { createLogger } from '../core/logger.js';
-import { resolveSyncConfig } from '../config/sync-config.js';
-import { runSync, type SyncResult } from '../run/sync.js';
+import { systemClock } from '../../src/core/clock.js';
+import { parseDuration, parseRateLimit } from '../../src/core/duration.js';
+import { createLogger } from '../../src/core/logger.js';
+import { resolveSyncConfig } from '../../src/config/sync-config.js';
+import { runSync, type SyncResult } from '../../src/run/sync.js';
 import { procMemory } from './proc-memory.js';
 
 export interface MeasuredSyncInput {
