@@ -35,7 +35,7 @@ it('a turn that arrives after the recheck read is in the warehouse after the set
   const clock = new FakeClock(T0);
   // 70% visible within 5 min, 30% between 5 min and 20 h after their timestamp; no later changes
   // (this test is about arrivals only).
-  const traffic = trafficOptions(2400, {
+  const traffic = trafficOptions(1500, {
     arrival: [{ share: 0.7, withinMs: 5 * MIN }, { share: 0.3, withinMs: 20 * H }],
     changes: { share: 0, minMs: 0, maxMs: 0 },
   });
@@ -80,4 +80,4 @@ it('a turn that arrives after the recheck read is in the warehouse after the set
     const holding = third.filter((w) => w.from.getTime() <= at && at < w.to.getTime()).map((w) => w.purpose);
     expect(holding, r.at).toEqual(['settle']);
   }
-}, 30_000);
+}, 60_000);
