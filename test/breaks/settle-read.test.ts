@@ -1,5 +1,5 @@
 // Issue 21, break 1: the settle read of an events window is what catches a turn that arrives after
-// the recheck read. Sandbox in steady-traffic mode over real HTTP (a third of the turns arrive up
+// the recheck read. Sandbox in steady-traffic mode over real HTTP (30% of the turns arrive up
 // to 20 h late), real DuckDB, one fake clock for the sandbox and the sync. Three runs:
 //   T0        first read of everything (the last day is not settled yet);
 //   T0 + 4 h  the recheck of the intervals that were younger than 3 h at T0;
