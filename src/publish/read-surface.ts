@@ -47,7 +47,15 @@ export interface PublishSettings {
  */
 export async function publishRead(conn: DuckDBConnection, warehouse: string, s: PublishSettings, now: Date, full = false): Promise<Published> {
   if (s.readSurface === 'copy') return publishSnapshot(conn, warehouse, s.readPath);
-  return publishCatalog(conn, s, now, full);
+  // The files' row order means nothing (readers get sets; views order what they return): without
+  // it, DuckDB's COPY writes each thread's rows as they come instead of holding out-of-order chunks
+  // in memory, which ran a full publish of 1M turns out of memory at memory_limit 64MB.
+  await conn.run('SET preserve_insertion_order = false');
+  try {
+    return await publishCatalog(conn, s, now, full);
+  } finally {
+    await conn.run('RESET preserve_insertion_order');
+  }
 }
 
 export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date, full = false): Promise<Published> {
