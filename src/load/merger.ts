@@ -12,6 +12,7 @@ import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
+import { isOutOfMemory, outOfMemoryLine } from './out-of-memory.js';
 import type { Writer } from './writer.js';
 
 export interface MergerDeps {
@@ -28,6 +29,8 @@ export interface MergerDeps {
   maxBatchRows?: number;
   maxBatchPages?: number;
   onMerged?: (batch: MergedBatch, files: readonly LandedFile[]) => void;
+  /** DuckDB's memory_limit, named in the line an out-of-memory stops a stream with. */
+  memoryLimit?: string;
 }
 
 export interface MergerStats {
@@ -54,12 +57,16 @@ const large = (f: LandedFile): boolean => {
   }
 };
 
+const OOM_STEP = 'merging landed pages';
+const OOM_PREFIX = `DuckDB ran out of memory while ${OOM_STEP}`;
+
 const key = (f: LandedFile) => `${f.meta.pipeline}\u0000${f.meta.project_id}`;
 
 export class Merger {
   readonly stats: MergerStats = { batches: 0, pages: 0, rows: 0, ms: 0 };
   private readonly queue = new Map<string, LandedFile[]>();
   private readonly failed = new Map<string, string>();
+  private readonly oom = new Map<string, string>();
   private loop: Promise<void> | null = null;
 
   constructor(private readonly deps: MergerDeps) {}
@@ -83,6 +90,11 @@ export class Merger {
   /** Whether a stream's pages failed to merge (its fetching should stop: nothing would load). */
   isFailed(pipeline: string, projectId: string): boolean {
     return this.failed.has(`${pipeline}\u0000${projectId}`);
+  }
+
+  /** The one line a stream stopped with when DuckDB ran out of memory merging it (else null). */
+  outOfMemory(pipeline: string, projectId: string): string | null {
+    return this.oom.get(`${pipeline}\u0000${projectId}`) ?? null;
   }
 
   /** Waits until every landed page that can be is merged; throws when some stream's pages could not be. */
@@ -110,6 +122,7 @@ export class Merger {
             const left = await this.rescue(files).catch((r: unknown) => `could not repair its pages: ${messageOf(r)}`);
             if (left) {
               const k = key(files[0]!);
+              if (left.startsWith(OOM_PREFIX)) this.oom.set(k, left);
               this.failed.set(k, `${files[0]!.meta.project_id}/${files[0]!.meta.pipeline}: ${left}`);
               this.deps.logger.error({ projectId: files[0]!.meta.project_id, pipeline: files[0]!.meta.pipeline, err: left, first: messageOf(err), batch: messageOf(e) }, 'merge failed');
             }
@@ -137,6 +150,8 @@ export class Merger {
         await this.merge(unit);
         continue;
       } catch (err) {
+        // Not the records' fault: no repair (each probe would run out of memory too).
+        if (isOutOfMemory(err)) return outOfMemoryLine(OOM_STEP, err, this.deps.memoryLimit);
         let repaired = false;
         for (let i = 0; i < unit.length; i++) {
           const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!, { failed: unit.length === 1 });
@@ -150,7 +165,7 @@ export class Merger {
       try {
         await this.merge(unit);
       } catch (err) {
-        return messageOf(err);
+        return isOutOfMemory(err) ? outOfMemoryLine(OOM_STEP, err, this.deps.memoryLimit) : messageOf(err);
       }
     }
     return null;

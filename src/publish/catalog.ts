@@ -2,7 +2,8 @@
 //   - one VIEW per Parquet-backed table, named as the warehouse table, over an explicit list of
 //     immutable Parquet files by ABSOLUTE path (a relative path would resolve from the reader's
 //     working directory), each column cast back to the warehouse's exact type;
-//   - a native copy of every other warehouse table (small state tables), and the warehouse's macros;
+//   - one VIEW per other warehouse table over its one Parquet file (src/publish/surface-native.ts;
+//     a table absent from `parquet` is still copied natively), and the warehouse's macros;
 //   - every view of sql/views, created in the catalog so they read the tables above;
 //   - docs_etl.read_surface: the publish's own manifest (which files are current, which retired).
 // DuckDB cannot bind a file path or an attached database name as a parameter, so those (our own

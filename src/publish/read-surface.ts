@@ -1,7 +1,8 @@
 // Publishing the read surface (issue 20): after a run, readers get a new consistent version of
 // every table and view at a cost proportional to what the run changed, not to the history.
 //   readSurface "catalog" (default): the changed segments of the Parquet-backed tables are written
-//     as new immutable files, the other tables copied natively, and a new small catalog file is
+//     as new immutable files, the other tables each as one file rewritten only when its content
+//     changed (src/publish/surface-native.ts), and a new small catalog file of views is
 //     written under a temporary name and renamed over read_path (src/publish/catalog.ts). Files a
 //     new catalog no longer names are retired and deleted once `graceMs` has passed since, so a
 //     reader holding an older catalog keeps a consistent old snapshot meanwhile (after that, an
@@ -26,6 +27,7 @@ import { emptyManifest, filesOf, parseManifest, type SurfaceManifest } from './s
 import { planSegments, segmentSignatures } from './surface-plan.js';
 import { readDaySignatures } from './surface-days.js';
 import { surfacePartitionedTables } from './surface-tables.js';
+import { publishNativeTables } from './surface-native.js';
 
 export const READ_SURFACES = ['catalog', 'copy'] as const;
 export type ReadSurface = (typeof READ_SURFACES)[number];
@@ -45,7 +47,15 @@ export interface PublishSettings {
  */
 export async function publishRead(conn: DuckDBConnection, warehouse: string, s: PublishSettings, now: Date, full = false): Promise<Published> {
   if (s.readSurface === 'copy') return publishSnapshot(conn, warehouse, s.readPath);
-  return publishCatalog(conn, s, now, full);
+  // The files' row order means nothing (readers get sets; views order what they return): without
+  // it, DuckDB's COPY writes each thread's rows as they come instead of holding out-of-order chunks
+  // in memory, which ran a full publish of 1M turns out of memory at memory_limit 64MB.
+  await conn.run('SET preserve_insertion_order = false');
+  try {
+    return await publishCatalog(conn, s, now, full);
+  } finally {
+    await conn.run('RESET preserve_insertion_order');
+  }
 }
 
 export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date, full = false): Promise<Published> {
@@ -88,17 +98,28 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
     next.push(entry);
   }
 
+  // The other tables: one file each, written again only when its content signature changed.
+  const partitioned = new Set<string>(tables.map((t) => t.name));
+  const native = await publishNativeTables(conn, {
+    partsDir, token, previous: previous.tables ?? [], fileSize: (rel) => fileSize(partsDir, rel),
+    tables: new Map([...columns].filter(([name]) => !partitioned.has(name))),
+  });
+  retiring.push(...native.retiring);
+  bytes += native.bytes;
+  written += native.written;
+
   // Retired files: kept while a reader may hold a catalog naming them, then deleted.
   const retired = [...previous.retired, ...retiring.map((file) => ({ file, retiredAt: now.toISOString() }))];
   const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
   const manifest: SurfaceManifest = {
     ...emptyManifest(), days: dayState.days, watermark: dayState.watermark, migrations: dayState.migrations, fullDay: dayState.fullDay,
-    segments: next, retired: retired.filter((r) => !expired.includes(r)),
+    segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries,
   };
   const parquet = new Map(tables.map((t) => [t.name as string, next.flatMap((e) => {
     const rel = e.files[t.name];
     return rel === undefined ? [] : [surfacePath(partsDir, rel)];
   })]));
+  for (const e of native.entries) parquet.set(e.table, e.file === null ? [] : [surfacePath(partsDir, e.file)]);
 
   const tmp = join(dirname(s.readPath), `.${basename(s.readPath)}.${token}.tmp`);
   try {

@@ -35,6 +35,10 @@ const manifestSchema = z.object({
   fullDay: z.string().nullable(),
   segments: z.array(segmentEntry),
   retired: z.array(z.object({ file: z.string(), retiredAt: z.string() })),
+  /** The whole tables' files and signatures (src/publish/surface-native.ts); absent in a catalog of an older docs-etl. */
+  tables: z.array(z.object({
+    table: z.string(), signature: z.string(), rows: z.number().int().nonnegative(), file: z.string().nullable(), bytes: z.number().int().nonnegative(),
+  })).optional(),
 });
 
 export type SurfaceManifest = z.infer<typeof manifestSchema> & { segments: PartitionEntry[] };
@@ -55,7 +59,10 @@ export function parseManifest(text: string | null): SurfaceManifest | null {
 /** Every file a manifest names: current and retired. */
 export function filesOf(m: SurfaceManifest): { current: string[]; retired: string[] } {
   return {
-    current: m.segments.flatMap((s) => Object.values(s.files).filter((f): f is string => f !== undefined)),
+    current: [
+      ...m.segments.flatMap((s) => Object.values(s.files).filter((f): f is string => f !== undefined)),
+      ...(m.tables ?? []).flatMap((t) => (t.file === null ? [] : [t.file])),
+    ],
     retired: m.retired.map((r) => r.file),
   };
 }

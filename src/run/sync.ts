@@ -35,6 +35,7 @@ import { runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
 import { updateGapTopics, type TopicUpdate } from '../topics/update-topics.js';
+import { namingMemoryLimit } from '../load/out-of-memory.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -92,6 +93,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const merger = new Merger({
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
       maxBatchRows: cfg.mergeBatchRows,
+      memoryLimit: cfg.duckdb.memoryLimit,
       settleAgeMs: settleAgeMs(cfg.plan.rereads),
       // Event windows are cut at the re-read ages; a day stays one interval (it is re-read whole).
       settleAgeFor: (p) => (p.time.granularity === 'day' ? settleAgeMs : readAgesMs)(p.rereads ?? cfg.plan.rereads),
@@ -184,6 +186,9 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           r.error = messageOf(err);
           r.cause = err;
         }
+        // An out-of-memory names the setting to raise, whatever stopped the stream's reading first.
+        const oom = merger.outOfMemory(r.pipeline, r.projectId);
+        if (oom) Object.assign(r, { status: 'failed', error: oom, cause: err });
       }
     }
     timing.drainMs = performance.now() - drainStarted;
@@ -195,8 +200,9 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     let topics: TopicUpdate | null = null;
     if (!deps.signal?.aborted) {
       // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
-      topics = await writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics));
-      published = await writer.run((c) => publishRead(c, wh!.path, cfg, deps.clock.now()));
+      const limit = cfg.duckdb.memoryLimit;
+      topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics)));
+      published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) => publishRead(c, wh!.path, cfg, deps.clock.now())));
       timing.publishMs = published.ms;
     }
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);

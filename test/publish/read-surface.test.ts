@@ -50,6 +50,20 @@ async function open(path: string) {
   };
 }
 
+/** Tables a run that finds nothing new still changes: its run log and checkpoints, and feedback (re-read, stamped when seen). */
+const RUN_LOG = ['coverage', 'feedback', 'gap_topic_runs', 'sync_runs', 'sync_state', 'sync_windows'];
+
+/** The publish's manifest stored in the catalog (src/publish/surface-manifest.ts). */
+async function manifestOf(path: string): Promise<{ segments: { date: string; files: { conversations?: string } }[]; tables: { table: string; file: string | null }[] }> {
+  const r = await open(path);
+  try {
+    const [{ manifest }] = await r.rows('SELECT manifest FROM docs_etl.read_surface') as [{ manifest: string }];
+    return JSON.parse(manifest);
+  } finally {
+    r.close();
+  }
+}
+
 const partsOf = (table: string, project: string) => {
   const dir = join(readSurfaceDir(readPath), table, `project_id=${project}`);
   return existsSync(dir) ? readdirSync(dir).sort() : [];
@@ -125,9 +139,18 @@ describe('the read catalog', () => {
     expect(partsOf('sources', 'beta').some((f) => f.startsWith('2026-10-'))).toBe(true);
   });
 
-  it('a run that changes nothing writes no Parquet file; new turns rewrite only their day, and the old catalog stays readable', async () => {
+  it('a run that changes nothing writes no day segment, and a whole-table file only for the tables it changed; new turns rewrite only their day, and the old catalog stays readable', async () => {
+    const first = await manifestOf(readPath);
     const same = await sync();
-    expect(same.published?.files).toMatchObject({ written: 0, deleted: 0, retired: 0 });
+    const m = await manifestOf(readPath);
+    // No day segment is written again; of the whole tables, only those whose rows this run changed
+    // (its own run log and checkpoints) get a new file: the others (gap topics, site tables) keep theirs.
+    expect(m.segments).toEqual(first.segments);
+    const changed = m.tables.filter((t) => first.tables.find((f) => f.table === t.table)?.file !== t.file);
+    expect(changed.map((t) => t.table).sort().every((t) => RUN_LOG.includes(t)), JSON.stringify(changed)).toBe(true);
+    const kept = m.tables.filter((t) => t.file !== null && !changed.includes(t)).map((t) => t.table);
+    for (const t of ['gap_topic_members', 'gap_topics', 'projects', 'schema_migrations']) expect(kept).toContain(t);
+    expect(same.published?.files).toMatchObject({ written: changed.filter((t) => t.file !== null).length, deleted: 0 });
     const before = partsOf('conversations', 'alpha');
 
     const held = await open(readPath);
@@ -140,8 +163,9 @@ describe('the read catalog', () => {
     // Only today's segments (conversations and sources of each project with new turns).
     expect(written.length).toBeGreaterThan(0);
     expect(written.every((f) => f.startsWith('2026-11-05-'))).toBe(true);
-    expect(next.published!.files!.written).toBeLessThanOrEqual(4);
-    expect(next.published!.files!.retired).toBe(next.published!.files!.written);
+    const nextSegments = (await manifestOf(readPath)).segments.filter((e) => !m.segments.some((o) => o.files.conversations === e.files.conversations));
+    expect(nextSegments.length).toBeLessThanOrEqual(2);
+    expect(nextSegments.every((e) => e.date === '2026-11-05')).toBe(true);
     // The old version of the day is kept for the grace period: the held catalog is unchanged.
     expect(before.every((f) => after.includes(f))).toBe(true);
     expect(await held.rows(count)).toEqual([{ n: heldCount }]);
