@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fsyncPath, publish } from '../export/atomic-file.js';
+import { commitFile } from '../core/atomic-file.js';
 import { tempName } from '../export/lake-layout.js';
 import { sqlFile } from '../load/sql-files.js';
 import { ident, type Column } from './catalog.js';
@@ -82,8 +82,7 @@ async function writeTableFile(conn: DuckDBConnection, final: string, table: stri
   try {
     mkdirSync(dirname(final), { recursive: true });
     await conn.run(sqlFile('publish/copy-table.sql').replaceAll('{{table}}', ident(table)), { file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
-    publish(tmp, final);
-    fsyncPath(dirname(final));
+    commitFile(tmp, final);
     return statSync(final).size;
   } catch (err) {
     rmSync(tmp, { force: true });
