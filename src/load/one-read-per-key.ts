@@ -25,9 +25,9 @@ const ORDER: Record<TieBreak, string> = {
 export function oneReadPerKeySql(key: readonly string[], tieBreak: TieBreak, opts: { rejects: boolean }): string {
   if (!key.length) throw new FatalError('a pipeline key needs at least one column');
   return sqlFile('load/one-read-per-key.sql')
-    .replace('{key}', () => key.map(quote).join(', '))
-    .replace('{order}', () => ORDER[tieBreak])
-    .replace('{where}', () => (opts.rejects ? 'reject IS NULL' : 'true'));
+    .replaceAll('{key}', () => key.map(quote).join(', '))
+    .replaceAll('{order}', () => ORDER[tieBreak])
+    .replaceAll('{where}', () => (opts.rejects ? 'reject IS NULL' : 'true'));
 }
 
 /**
