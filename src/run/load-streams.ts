@@ -1,9 +1,8 @@
 // What the planner needs to know of each stream, read from the warehouse once per run: its
 // checkpoint (where the merger says a window whose pages landed but wait for the rest of it
 // resumes: Merger.resume), its coverage map, the row density its recent reads found, its next page
-// number. A keyed
-// pipeline's keys are selected here, from the warehouse as merged so far (recovered pages included):
-// what this run merges is seen by the next run's selection.
+// number. A keyed pipeline's keys are selected here, from the warehouse as merged so far
+// (recovered pages included): what this run merges is seen by the next run's selection.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { ProjectConfig } from '../config/sync-config.js';
