@@ -12,6 +12,10 @@ export const assistantThreads = {
   recordsField: null,
   record: assistantThreadSchema,
   key: ['project_id', 'thread_id', 'message_id'],
+  // Its own rule, in stage.sql: a thread is read whole and replaces its stored messages, so of two
+  // reads of a thread in a batch the latest wins as a whole (before its messages are unnested); a
+  // per-message rule would keep a message the later read no longer has.
+  tieBreak: { stage: 'the latest read of a thread wins whole, before its messages are unnested' },
   time: { field: 'createdAt', column: 'created_at', granularity: 'event' },
   keys: { sql: 'pipelines/assistant-threads/keys.sql' },
   optIn: true,

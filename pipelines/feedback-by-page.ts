@@ -12,6 +12,10 @@ export const feedbackByPage = {
   recordsField: 'feedback',
   record: feedbackByPageRecordSchema,
   key: ['project_id', 'day', 'path'],
+  // Its own rule, in stage.sql: a day's answer is the sum of disjoint split parts (per source, then
+  // status), so a path's counts ADD UP across the parts' pages instead of one read winning; only a
+  // path listed twice within one answer (one page) counts once.
+  tieBreak: { stage: "a path's counts add up across a day's split parts; a path repeated within one page counts once" },
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/feedback-by-page/stage.sql', merge: ['pipelines/feedback-by-page/merge.sql'], atomicWindows: true },
   tables: ['feedback_by_page_daily'],

@@ -14,6 +14,9 @@ export const searches = {
   record: searchRecordSchema,
   page: searchesPageSchema,
   key: ['project_id', 'day', 'search_query'],
+  // A term served twice in a day's answer keeps its first place: its rank is its position as served
+  // (terms are ranked by hits), and a repeat further down is not a newer read of it.
+  tieBreak: 'first',
   time: { field: null, column: 'window_from', granularity: 'day' },
   load: { stage: 'pipelines/searches/stage.sql', merge: ['pipelines/searches/merge.sql'], atomicWindows: true },
   tables: ['searches_daily', 'searches_daily_totals'],

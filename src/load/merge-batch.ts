@@ -5,13 +5,15 @@
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { applyRead, type CoverageInterval, type ReadAges } from '../core/intervals.js';
+import { applyRead, type CoverageInterval } from '../core/intervals.js';
 import { messageOf } from '../core/errors.js';
 import { isDated } from '../core/window.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { duckdbType } from '../pipeline/json-structure.js';
+import { settleAges, type RereadStage } from '../plan/schedule.js';
 import { readCoverage, writeCoverage } from './coverage-store.js';
+import { keepOneReadPerKey } from './one-read-per-key.js';
 import { sqlFile } from './sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';
 import { inTransaction } from './warehouse.js';
@@ -44,12 +46,10 @@ export interface MergedBatch {
 export interface MergeOptions {
   now: Date;
   /**
-   * A window read this long after its end settles its interval (no re-read due any more); with the
-   * re-read stages' ages, a read is cut at each so its older parts are not re-read for that stage.
+   * The configured re-read schedule (a pipeline's own `rereads` wins): how a completed window
+   * enters the coverage map is the planner's settle rule for the pipeline (plan/schedule.ts settleAges).
    */
-  settleAgeMs: ReadAges;
-  /** The same per pipeline (pipelines may have their own re-read schedule); default settleAgeMs. */
-  settleAgeFor?: (p: PipelineDefinition) => ReadAges;
+  rereads: readonly RereadStage[];
   /**
    * Rebuild: the pages are kept pages replayed into emptied tables. Rows and quarantine are
    * written; checkpoints, coverage, the read log and run counters are left as they are.
@@ -71,7 +71,7 @@ function maxObjectBytes(files: readonly LandedFile[]): number {
 export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeGroup[], opts: MergeOptions): Promise<MergedBatch> {
   const out: MergedBatch = { runs: new Map(), completed: [], rows: 0 };
   await inTransaction(conn, async () => {
-    for (const g of groups) await mergeGroup(conn, g, { ...opts, settleAgeMs: opts.settleAgeFor?.(g.pipeline) ?? opts.settleAgeMs }, out);
+    for (const g of groups) await mergeGroup(conn, g, opts, out);
   });
   return out;
 }
@@ -83,7 +83,7 @@ export async function mergeBatch(conn: DuckDBConnection, groups: readonly MergeG
 export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Date): Promise<string | null> {
   await conn.run('BEGIN TRANSACTION');
   try {
-    await mergeGroup(conn, g, { now, settleAgeMs: 0, replay: true }, { runs: new Map(), completed: [], rows: 0 });
+    await mergeGroup(conn, g, { now, rereads: [], replay: true }, { runs: new Map(), completed: [], rows: 0 });
     return null;
   } catch (err) {
     return messageOf(err);
@@ -98,6 +98,7 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
+  await keepOneReadPerKey(conn, g.pipeline);
   const col = g.pipeline.time.column;
   const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
@@ -172,7 +173,7 @@ async function advanceStream(
       // A sweep or a keyed read (no dates) is logged in sync_windows only: coverage maps dated reads.
       if (isDated(open.purpose)) {
         coverage = applyRead(coverage ?? await readCoverage(conn, projectId, p.name),
-          { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, opts.settleAgeMs);
+          { from: open.from.getTime(), to: open.to.getTime(), at: opts.now.getTime(), rows: open.rows }, settleAges(p, opts.rereads));
       }
       await conn.run(sqlFile('load/insert-window.sql'), {
         project_id: projectId, pipeline: p.name, window_id: open.id, run_id: open.runId, purpose: open.purpose,

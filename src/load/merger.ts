@@ -2,17 +2,20 @@
 // pages) while fetching goes on. A batch starts as soon as the previous one committed, so under a
 // fast fetch batches grow, and under a slow one (the real API's budget) each page is merged soon
 // after it lands. A stream whose pages fail to merge keeps them landed and is reported; the others
-// go on.
+// go on. The merger is the one owner of "landed but not merged": it recovers what a crashed run
+// landed (recover) and says where a stream whose pages wait for the rest of their window resumes.
 import { statSync } from 'node:fs';
-import type { ReadAges } from '../core/intervals.js';
 import type { Clock } from '../core/clock.js';
 import { FatalError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
+import type { RereadStage } from '../plan/schedule.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
 import { isOutOfMemory, outOfMemoryLine } from './out-of-memory.js';
+
+import { readSyncState, type StreamState } from './sync-state.js';
 import type { Writer } from './writer.js';
 
 export interface MergerDeps {
@@ -23,8 +26,8 @@ export interface MergerDeps {
   logger: Logger;
   /** Keep merged pages (compressed) for rebuild instead of deleting them. */
   keepRaw: boolean;
-  settleAgeMs: ReadAges;
-  settleAgeFor?: (p: PipelineDefinition) => ReadAges;
+  /** The configured re-read schedule: each pipeline's declaration and the plan's settle rule do the rest. */
+  rereads: readonly RereadStage[];
   /** Largest batch, in records and in pages. */
   maxBatchRows?: number;
   maxBatchPages?: number;
@@ -176,7 +179,7 @@ export class Merger {
     this.deps.logger.debug({ pages: files.length, records: files.reduce((n, f) => n + f.meta.records, 0), first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
     const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
     const merged = await this.deps.writer.run((conn) =>
-      mergeBatch(conn, groups, { now: this.deps.clock.now(), settleAgeMs: this.deps.settleAgeMs, settleAgeFor: this.deps.settleAgeFor }));
+      mergeBatch(conn, groups, { now: this.deps.clock.now(), rereads: this.deps.rereads }));
     this.deps.zone.release(files, this.deps.keepRaw);
     this.stats.batches++;
     this.stats.pages += files.length;
@@ -219,16 +222,46 @@ export class Merger {
     return 0;
   }
 
-  /** Forgets a stream's waiting pages and deletes them (a window that cannot be resumed is read again). */
-  drop(pipeline: string, projectId: string): void {
-    const k = `${pipeline}\u0000${projectId}`;
-    this.deps.zone.release(this.queue.get(k) ?? [], false);
-    this.queue.delete(k);
+  /**
+   * Pages an earlier run landed but did not merge (a crash): those the stream's checkpoint says are
+   * merged (by sequence) are released, the rest merged now, so the state is current before planning.
+   * Null when all merged; else why some stream's pages could not be (they stay landed).
+   */
+  async recover(): Promise<string | null> {
+    const { zone, writer } = this.deps;
+    zone.removeTemp();
+    for (const s of zone.streams()) {
+      const state = await writer.run((c) => readSyncState(c, s.projectId, s.pipeline));
+      const files = zone.list(s);
+      zone.release(files.filter((f) => f.meta.seq <= state.mergedSeq), false);
+      for (const f of files) if (f.meta.seq > state.mergedSeq) this.enqueue(f);
+    }
+    return this.drain().then(() => null, (err: unknown) => messageOf(err));
   }
 
-  /** Landed pages of a stream waiting for the rest of their window (atomic pipelines). */
-  waiting(pipeline: string, projectId: string): readonly LandedFile[] {
-    return this.queue.get(`${pipeline}\u0000${projectId}`) ?? [];
+  /**
+   * Where a stream's next read starts, given its stored checkpoint: a window whose pages landed but
+   * wait for the rest of it (window-atomic pipelines) continues from its last landed page; one that
+   * cannot continue (split paging) has its pages dropped and is read again from the checkpoint.
+   */
+  resume(pipeline: PipelineDefinition, projectId: string, state: StreamState): StreamState {
+    const k = `${pipeline.name}\u0000${projectId}`;
+    const waiting = this.queue.get(k) ?? [];
+    if (!waiting.length) return state;
+    if (pipeline.paging.style === 'split') {
+      this.deps.zone.release(waiting, false);
+      this.queue.delete(k);
+      return state;
+    }
+    const last = waiting.at(-1)!.meta;
+    return {
+      ...state,
+      open: {
+        id: last.window.id, from: new Date(last.window.from), to: new Date(last.window.to), purpose: last.window.purpose,
+        cursor: last.next.cursor, offset: last.next.offset, pages: waiting.filter((f) => f.meta.window.id === last.window.id).length,
+        rows: 0, newRows: 0, changedRows: 0, runId: last.run_id,
+      },
+    };
   }
 
   private pipeline(name: string): PipelineDefinition {

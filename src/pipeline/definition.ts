@@ -6,6 +6,9 @@ import type { ZodType } from 'zod';
 import type { RereadStage } from '../plan/schedule.js';
 import type { LakeTable } from './lake-table.js';
 
+/** Of several reads of one key in a batch, the one the merge keeps (see `tieBreak`). */
+export type TieBreak = 'latest' | 'first';
+
 /** How an endpoint pages (contract.md, per endpoint). */
 export type Paging =
   /**
@@ -37,8 +40,17 @@ export interface PipelineDefinition {
   record: ZodType;
   /** Page-level fields the SQL reads besides the records (totals, totalSearches), as a zod object. */
   page?: ZodType;
-  /** The warehouse key of a record, for documentation and tests (kept unique by the merge). */
+  /**
+   * The warehouse key of a record: the merge keeps one read per key of a batch (the rule is
+   * generated from it and `tieBreak`: src/load/one-read-per-key.ts), columns of the staged rows.
+   */
   key: readonly string[];
+  /**
+   * Which read of a key a batch keeps when it holds several: 'latest' (default: the highest page
+   * sequence, then the last position in its page) or 'first' (the lowest, then the first). `stage`:
+   * the stage SQL keeps its own rule instead, and the string says why the generated one does not fit.
+   */
+  tieBreak?: TieBreak | { stage: string };
   /**
    * Windows: 'event' windows of any span on the record time `field` (the merge reads only stored rows
    * in the batch's range of `column`); 'day' windows are single days in the project's time zone, for

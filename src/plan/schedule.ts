@@ -4,6 +4,7 @@
 // together and pages are full. The last stage is the settle read: after it nothing is re-read.
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
+import type { ReadAges } from '../core/intervals.js';
 
 export interface RereadStage {
   afterMs: number;
@@ -43,6 +44,23 @@ export function settleAgeMs(stages: readonly RereadStage[]): number {
 /** The stages' ages, ascending (the last settles): how a read's parts are scheduled (applyRead). */
 export function readAgesMs(stages: readonly RereadStage[]): number[] {
   return stages.length ? stages.map((s) => s.afterMs) : [0];
+}
+
+/** What the settle rule needs of a pipeline's declaration (structural: src/plan reads no pipeline module). */
+export interface ScheduledPipeline {
+  time: { granularity: 'event' | 'day' };
+  rereads?: readonly RereadStage[];
+}
+
+/**
+ * THE settle rule, used where coverage is written (load/merge-batch.ts): how a completed read of a
+ * pipeline enters the coverage map. Its own re-read schedule, else the configured one. An event
+ * window is cut at each re-read age (a read's older parts are not re-read for that stage) and
+ * settles past the last; a day stays one interval (it is re-read whole), settled by the last age.
+ */
+export function settleAges(p: ScheduledPipeline, configured: readonly RereadStage[]): ReadAges {
+  const stages = p.rereads ?? configured;
+  return p.time.granularity === 'day' ? settleAgeMs(stages) : readAgesMs(stages);
 }
 
 export interface Due {

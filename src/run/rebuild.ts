@@ -77,7 +77,7 @@ export async function runRebuild(
         const files = batch;
         batch = [];
         const now = new Date(files.at(-1)!.meta.fetched_at);
-        const merged = await writer.run((c) => mergeBatch(c, [{ pipeline, files }], { now, settleAgeMs: 0, replay: true }));
+        const merged = await writer.run((c) => mergeBatch(c, [{ pipeline, files }], { now, rereads: [], replay: true }));
         rows += merged.rows;
         replay.release(files, false);
       };

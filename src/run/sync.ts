@@ -19,7 +19,6 @@ import type { SyncConfig } from '../config/sync-config.js';
 import { LandingZone } from '../land/landing-zone.js';
 import { Merger } from '../load/merger.js';
 import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
-import { readSyncState } from '../load/sync-state.js';
 import { pageCapFor } from '../load/mergeable-page.js';
 import { openWarehouse, type Warehouse } from '../load/warehouse.js';
 import { Writer } from '../load/writer.js';
@@ -28,7 +27,6 @@ import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishRead } from '../publish/read-surface.js';
 import type { Published } from '../publish/snapshot.js';
-import { readAgesMs, settleAgeMs } from '../plan/schedule.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization } from '../plan/plan-organization.js';
 import { runOrg, type OrgStream } from './run-org.js';
@@ -94,9 +92,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
       maxBatchRows: cfg.mergeBatchRows,
       memoryLimit: cfg.duckdb.memoryLimit,
-      settleAgeMs: settleAgeMs(cfg.plan.rereads),
-      // Event windows are cut at the re-read ages; a day stays one interval (it is re-read whole).
-      settleAgeFor: (p) => (p.time.granularity === 'day' ? settleAgeMs : readAgesMs)(p.rereads ?? cfg.plan.rereads),
+      rereads: cfg.plan.rereads,
       onMerged: (batch) => {
         for (const [runId, c] of batch.runs) {
           const s = summaries.get(runId);
@@ -126,8 +122,8 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         await upsertProjects(c, cfg.projects, deps.clock.now());
       });
       const t = performance.now();
-      await recoverLanded(zone, merger, reader);
-      await merger.drain().catch((err: unknown) => deps.logger.error({ err: messageOf(err) }, 'recovery merge failed'));
+      const failed = await merger.recover();
+      if (failed) deps.logger.error({ err: failed }, 'recovery merge failed');
       timing.recoverMs = performance.now() - t;
     }
 
@@ -211,17 +207,6 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     wh?.close();
     lock?.release();
     await budgets.close();
-  }
-}
-
-/** Pages a crashed run landed: those merged already (by sequence) are released, the rest merged. */
-async function recoverLanded(zone: LandingZone, merger: Merger, reader: Warehouse['conn']): Promise<void> {
-  zone.removeTemp();
-  for (const s of zone.streams()) {
-    const state = await readSyncState(reader, s.projectId, s.pipeline);
-    const files = zone.list(s);
-    zone.release(files.filter((f) => f.meta.seq <= state.mergedSeq), false);
-    for (const f of files) if (f.meta.seq > state.mergedSeq) merger.enqueue(f);
   }
 }
 

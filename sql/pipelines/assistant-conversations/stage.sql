@@ -2,8 +2,9 @@
 -- seq, ord, r = the record typed by the contract, extra = the fields it does not name), which reads
 -- the page files themselves: this is the one pass over the batch. Produces
 --   stage_all      every record, typed, with `reject` set when DuckDB itself cannot load it (a date
---                  that does not exist); then the older reads of a turn read twice in the batch are
---                  deleted (a later page, or later in the same page, wins);
+--                  that does not exist); the merge then keeps one read of each turn read twice in
+--                  the batch (the pipeline's key and tie-break: a later page, or later in the same
+--                  page, wins; src/load/one-read-per-key.ts);
 --   stage          the view of the turns to merge;
 --   stage_rejects  the view of the records for quarantine.
 CREATE OR REPLACE TEMP TABLE stage_all AS
@@ -30,13 +31,6 @@ SELECT
        THEN 'timestamp: "' || r."timestamp" || '" is not a date-time DuckDB can store' END AS reject,
   CASE WHEN TRY_CAST(r."timestamp" AS TIMESTAMPTZ) IS NULL THEN CAST(to_json(r) AS VARCHAR) END AS reject_raw
 FROM landed;
-
-DELETE FROM stage_all
-WHERE rowid IN (
-  SELECT rowid FROM (
-    SELECT rowid, row_number() OVER (PARTITION BY project_id, id, occurred_at ORDER BY seq DESC, ord DESC) AS rn
-    FROM stage_all WHERE reject IS NULL)
-  WHERE rn > 1);
 
 CREATE OR REPLACE TEMP VIEW stage AS
 SELECT * EXCLUDE (reject, reject_raw) FROM stage_all WHERE reject IS NULL;

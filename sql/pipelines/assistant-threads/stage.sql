@@ -1,6 +1,7 @@
 -- Stage a batch of landed threads (view `landed`, one record per thread; see docs/pipelines.md):
 -- one row per message, thread_id the key the thread was read for. Within the batch the latest read
--- of a thread wins. The contract's timestamps always cast, so nothing is rejected here.
+-- of a thread wins (its own rule, not the generated per-key one: pipelines/assistant-threads.ts says why).
+-- The contract's timestamps always cast, so nothing is rejected here.
 CREATE OR REPLACE TEMP TABLE stage_all AS
 WITH latest AS (
   SELECT *, coalesce(window_key, r.threadId) AS thread_id

@@ -11,6 +11,7 @@ SELECT l.project_id, any_value(l.run_id) AS run_id, l.window_id, any_value(l.win
        CAST(sum(r.total) AS BIGINT)      AS total
 FROM (
   -- Within one answer a path is listed once: a path served twice (a repeated record) counts once.
+  -- (Its own rule, not the generated per-key one: pipelines/feedback-by-page.ts says why.)
   SELECT * FROM landed QUALIFY row_number() OVER (PARTITION BY project_id, window_id, seq, r.path ORDER BY ord) = 1
 ) l LEFT JOIN projects p ON p.project_id = l.project_id
 GROUP BY l.project_id, l.window_id, r.path;

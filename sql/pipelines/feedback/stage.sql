@@ -1,5 +1,6 @@
 -- Stage a batch of landed feedback pages (view `landed`, see docs/pipelines.md). A createdAt DuckDB
--- cannot store goes to quarantine; within the batch the latest read of an entry wins.
+-- cannot store goes to quarantine; within the batch the latest read of an entry wins (the merge
+-- applies the pipeline's key and tie-break to stage_all: src/load/one-read-per-key.ts).
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT
   project_id, run_id, window_id, seq, ord,
@@ -13,13 +14,6 @@ SELECT
        THEN 'createdAt: "' || r.createdAt || '" is not a date-time DuckDB can store' END AS reject,
   CASE WHEN r.createdAt IS NOT NULL AND TRY_CAST(r.createdAt AS TIMESTAMPTZ) IS NULL THEN CAST(to_json(r) AS VARCHAR) END AS reject_raw
 FROM landed;
-
-DELETE FROM stage_all
-WHERE rowid IN (
-  SELECT rowid FROM (
-    SELECT rowid, row_number() OVER (PARTITION BY project_id, id ORDER BY seq DESC, ord DESC) AS rn
-    FROM stage_all WHERE reject IS NULL)
-  WHERE rn > 1);
 
 CREATE OR REPLACE TEMP VIEW stage AS SELECT * EXCLUDE (reject, reject_raw) FROM stage_all WHERE reject IS NULL;
 CREATE OR REPLACE TEMP VIEW stage_rejects AS SELECT project_id, run_id, reject AS error, reject_raw AS raw FROM stage_all WHERE reject IS NOT NULL;

@@ -1,7 +1,8 @@
 -- Stage a batch of landed GET /views or GET /visitors pages (the same shape: per-page human, ai and
 -- total, and the day's totals): one local day per window (the project's zone), the
 -- per-page counts, and per window the site-wide totals (`batch_days`). Offset paging can show a
--- path twice when the ranking moves between pages: the last read wins.
+-- path twice when the ranking moves between pages: the last read wins (the merge applies the
+-- pipelines' key (project_id, day, path) and tie-break to stage_all: src/load/one-read-per-key.ts).
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT l.project_id, l.run_id, l.window_id, l.window_from, l.seq, l.ord,
        CAST(timezone(coalesce(p.timezone, 'UTC'), l.window_from) AS DATE) AS day,
@@ -10,11 +11,6 @@ SELECT l.project_id, l.run_id, l.window_id, l.window_from, l.seq, l.ord,
        CAST(r.ai AS BIGINT)      AS ai,
        CAST(r.total AS BIGINT)   AS total
 FROM landed l LEFT JOIN projects p ON p.project_id = l.project_id;
-
-DELETE FROM stage_all
-WHERE rowid IN (
-  SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY project_id, day, path ORDER BY seq DESC, ord DESC) AS rn FROM stage_all)
-  WHERE rn > 1);
 
 CREATE OR REPLACE TEMP TABLE batch_days AS
 SELECT l.project_id, l.window_id, CAST(timezone(coalesce(any_value(p.timezone), 'UTC'), any_value(l.window_from)) AS DATE) AS day,
