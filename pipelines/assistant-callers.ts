@@ -1,7 +1,7 @@
 // Where assistant queries come from, per day (GET /assistant/caller-stats: web, api, other): one
 // answer per local day, the whole body being the record.
 import { callerStatsSchema } from '../src/contracts/analytics-traffic.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 import { DAILY_REREADS } from './daily.js';
 
 export const assistantCallers = {

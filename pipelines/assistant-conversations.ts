@@ -1,7 +1,7 @@
 // Assistant conversation history: one record per turn; turns of a conversation share `id` and
 // differ by `timestamp`, so the key is (project_id, id, occurred_at).
 import { conversationTurnSchema } from '../src/contracts/analytics.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 
 export const assistantConversations = {
   name: 'assistant_conversations',

@@ -3,7 +3,7 @@
 // keys.sql against the warehouse), at the lowest priority, budget permitting. Opt-in: run only
 // when named (--pipelines assistant_threads, DOCS_PIPELINES, config `pipelines`).
 import { assistantThreadSchema } from '../src/contracts/analytics-thread.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 
 export const assistantThreads = {
   name: 'assistant_threads',

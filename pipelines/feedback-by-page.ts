@@ -2,7 +2,7 @@
 // offset: one answer of at most 100 paths. A day with more paths is asked again per source, then
 // per source and status (the parts add up); a part still full is kept and the day marked truncated.
 import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, feedbackByPageRecordSchema } from '../src/contracts/analytics-feedback.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 import { DAILY_REREADS } from './daily.js';
 
 export const feedbackByPage = {

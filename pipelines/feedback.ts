@@ -1,7 +1,7 @@
 // User feedback (GET /feedback): one entry per feedback; statuses change later (pending → resolved),
 // so recent windows are re-read like late data, up to a week after.
 import { feedbackRecordSchema } from '../src/contracts/analytics-feedback.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 
 export const feedback = {
   name: 'feedback',

@@ -1,7 +1,7 @@
 // Page views per day (GET /views): per page and site-wide, human and AI traffic. The API counts
 // over the requested range, so each local day is one window, re-read once its late data settled.
 import { pageTrafficRecordSchema, trafficPageSchema } from '../src/contracts/analytics-traffic.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 import { DAILY_REREADS } from './daily.js';
 
 export const pageViews = {

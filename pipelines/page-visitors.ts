@@ -2,7 +2,7 @@
 // human and AI (it does not equal human + ai). The API counts over the requested range, so each
 // local day is one window, re-read once its late data settled.
 import { pageTrafficRecordSchema, trafficPageSchema } from '../src/contracts/analytics-traffic.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 import { DAILY_REREADS } from './daily.js';
 
 export const pageVisitors = {

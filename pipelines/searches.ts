@@ -3,7 +3,7 @@
 // (the rest is the long tail; the day's total searches counts every search). A day with more terms
 // than read is marked truncated in searches_daily_totals.
 import { searchRecordSchema, searchesPageSchema } from '../src/contracts/analytics-traffic.js';
-import type { PipelineDefinition } from '../src/pipeline/definition.js';
+import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
 import { DAILY_REREADS } from './daily.js';
 
 export const searches = {

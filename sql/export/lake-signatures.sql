@@ -1,4 +1,4 @@
--- Signatures of one declared lake table (src/pipeline/lake-table.ts): one row per file the layout
+-- Signatures of one declared lake table (src/sync/pipeline/lake-table.ts): one row per file the layout
 -- makes (per project and day, per project, or one), with its row count and an order-independent
 -- hash of every row (sum, not xor, so duplicates count). The export rewrites a file when its
 -- signature differs from the manifest's. One scan of the table; no parameters.

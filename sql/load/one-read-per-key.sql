@@ -1,4 +1,4 @@
--- The merge's "one read per key" (src/load/one-read-per-key.ts fills it from the pipeline's
+-- The merge's "one read per key" (src/sync/load/one-read-per-key.ts fills it from the pipeline's
 -- declaration): of the staged rows that share the declared key, one is kept, by the declared
 -- tie-break over (page sequence, position in the page); the others are deleted. {key}: the key's
 -- quoted columns; {order}: the tie-break; {where}: which rows compete (records DuckDB refused go to

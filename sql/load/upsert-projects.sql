@@ -1,4 +1,4 @@
--- One configured project (src/load/projects.ts): inserted, or its time zone replaced when the
+-- One configured project (src/sync/load/projects.ts): inserted, or its time zone replaced when the
 -- configuration changed it; updated_at moves only on a change.
 INSERT INTO projects (project_id, timezone, updated_at)
 VALUES ($project_id, $timezone, CAST($now AS TIMESTAMPTZ))

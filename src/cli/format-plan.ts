@@ -1,7 +1,7 @@
 // `sync --dry-run`: the windows the next run would read, by purpose, with estimated requests.
 import { formatDuration, type RateLimit } from '../core/duration.js';
 import { formatWindow } from '../core/window.js';
-import type { SyncResult } from '../run/sync.js';
+import type { SyncResult } from '../sync/run/sync.js';
 import { formatTable } from './format.js';
 
 export function formatPlan(plans: SyncResult['plans'], rate: RateLimit): string {

@@ -1,6 +1,6 @@
 // Query results as text: an aligned table fitted to the terminal, CSV (RFC 4180) or JSON.
 import stringWidth from 'string-width';
-import type { QueryResult, ResultSink } from '../query/run-query.js';
+import type { QueryResult, ResultSink } from '../outputs/query/run-query.js';
 
 export type RowFormat = 'table' | 'csv' | 'json';
 

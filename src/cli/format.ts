@@ -1,7 +1,7 @@
 // Human summaries for stdout (logs are JSON on stderr). Times are ISO 8601 in full, in UTC
 // (2026-11-05T02:00:00.000Z): never a locale string, never cut.
 import stringWidth from 'string-width';
-import type { ProjectRunSummary } from '../run/summary.js';
+import type { ProjectRunSummary } from '../sync/run/summary.js';
 import { PURPOSES } from '../core/window.js';
 import { serverText } from '../core/server-text.js';
 

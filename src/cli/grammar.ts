@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import { loadConfigFile } from '../config/sync-config.js';
+import { loadConfigFile } from '../config/config-file.js';
 import { durationArg } from './options.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

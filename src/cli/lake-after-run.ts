@@ -4,9 +4,9 @@
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { exportLake, lakeStagingDir } from '../export/export-lake.js';
-import type { ExportSummary } from '../export/export-summary.js';
-import { openReader } from '../publish/open-reader.js';
+import { exportLake, lakeStagingDir } from '../outputs/lake/export-lake.js';
+import type { ExportSummary } from '../outputs/lake/export-summary.js';
+import { openReader } from '../sync/publish/open-reader.js';
 
 export async function exportLakeAfterRun(
   deps: { logger: Logger; clock: Clock; env: NodeJS.ProcessEnv; signal?: AbortSignal },

@@ -4,7 +4,7 @@ import { parseDateValue } from '../core/dates.js';
 import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { parseRequestTimeout } from '../config/request-limits.js';
-import { parseRereads, type RereadStage } from '../plan/schedule.js';
+import { parseRereads, type RereadStage } from '../sync/plan/reread-schedule.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v) => {

@@ -1,41 +1,30 @@
 // Configuration of `sync`: flags, then environment, then an optional config file (several
 // projects / organizations). Secrets come only from the environment: the file names the variable.
 // The file is JSON with comments (jsonc.ts). Dates without an offset are UTC (core/dates.ts).
-import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
-import { DEFAULT_BASE_URL } from '../api/analytics-client.js';
+import { DEFAULT_BASE_URL } from '../sync/api/analytics-client.js';
 import { systemClock } from '../core/clock.js';
-import { parseDuration, parseRateLimit, type RateLimit } from '../core/duration.js';
-import { UsageError, messageOf } from '../core/errors.js';
+import { type RateLimit } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
 import { warehousePath } from '../core/paths.js';
 import { checkNotFuture, parseDateValue } from '../core/dates.js';
-import { checkProjectId, projectIdProblem } from '../core/project-id.js';
+import { checkProjectId } from '../core/project-id.js';
 import { keyFingerprint } from '../core/secrets.js';
-import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../load/warehouse.js';
-import { DEFAULT_MERGE_BATCH_ROWS } from '../load/merger.js';
-import { DEFAULT_REREADS, parseRereads, type RereadStage } from '../plan/schedule.js';
-import { defaultReadPath, readPathFor } from '../publish/snapshot.js';
-import { parseLakeLocation } from '../export/lake-location.js';
-import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, READ_SURFACES, type ReadSurface } from '../publish/read-surface.js';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../sync/load/warehouse.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from '../sync/load/merger.js';
+import { DEFAULT_REREADS, type RereadStage } from '../sync/plan/reread-schedule.js';
+import { defaultReadPath, readPathFor } from '../sync/publish/snapshot.js';
+import { parseLakeLocation } from '../outputs/lake/lake-location.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, type ReadSurface } from '../sync/publish/read-surface.js';
 
-/** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
-export const MEMORY = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
-
-/** `--keep-raw 30d`: keep merged pages that long; `0` or `none`: delete them once merged. */
-export function parseKeepRaw(v: string): number | null {
-  if (v.trim() === 'none' || v.trim() === '0') return null;
-  return parseDuration(v, 'keep-raw');
-}
-import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../core/time-zone.js';
-import { stripJsonComments } from './jsonc.js';
-import { resolveConfigPaths } from './config-paths.js';
+import { DEFAULT_TIME_ZONE } from '../core/time-zone.js';
 import { chooseBudgetDir, type BudgetDirChoice } from './budget-dir.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../api/http.js';
-import { parseRequestTimeout } from './request-limits.js';
-import { parseRedisUrl } from '../api/redis-url.js';
-import { DEFAULT_TOPIC_SETTINGS, type TopicSettings } from '../topics/topic-settings.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../sync/api/http.js';
+import { parseRedisUrl } from '../sync/api/redis-url.js';
+import { DEFAULT_TOPIC_SETTINGS, type TopicSettings } from '../outputs/topics/topic-settings.js';
+import { loadConfigFile, type ConfigFile } from './config-file.js';
+import { byteCap, checkUrl, listEnv } from './env-values.js';
 
 export interface ProjectConfig {
   projectId: string;
@@ -119,111 +108,6 @@ export interface SyncFlags {
   topicPeriod?: number;
   readSurface?: ReadSurface;
   readGrace?: number;
-}
-
-/** A string field parsed by one of the flag parsers: its UsageError becomes the field's issue. */
-const parsed = <T>(parse: (v: string) => T) =>
-  z.string().transform((v, ctx) => {
-    try {
-      return parse(v);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: messageOf(err) });
-      return z.NEVER;
-    }
-  });
-
-const isoDate = z.string().refine((v) => parseDateValue(v) !== null, 'expected a date (YYYY-MM-DD or ISO 8601)');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
-const projectId = z.string().min(1).superRefine((v, ctx) => {
-  const problem = projectIdProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: `invalid project id ${JSON.stringify(v)}: ${problem}` });
-});
-const timeZone = z.string().transform((v, ctx) => {
-  const zone = canonicalTimeZone(v);
-  if (!zone) {
-    ctx.addIssue({ code: 'custom', message: `unknown time zone "${v}": use an IANA name such as Europe/Berlin or UTC` });
-    return z.NEVER;
-  }
-  return zone;
-});
-
-export const configFileSchema = z.strictObject({
-  warehouse: z.string().min(1).optional(),
-  baseUrl: httpUrl.optional(),
-  lookback: parsed((v) => parseDuration(v, 'lookback')).optional(),
-  rateLimit: parsed(parseRateLimit).optional(),
-  maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
-  requestTimeout: parsed(parseRequestTimeout).optional(),
-  budgetDir: z.string().min(1).optional(),
-  /** redis://host:port/db: one budget across hosts. No password here (secrets come from the environment). */
-  budget: z.string().min(1).superRefine((v, ctx) => {
-    try {
-      if (parseRedisUrl(v, 'budget').password) {
-        ctx.addIssue({ code: 'custom', message: 'the URL holds a password: secrets come only from the environment, set DOCS_ETL_BUDGET_URL instead' });
-      }
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: messageOf(err).replace(/^budget /, '') });
-    }
-  }).optional(),
-  maxWindow: parsed((v) => parseDuration(v, 'maxWindow')).optional(),
-  headOverlap: parsed((v) => parseDuration(v, 'headOverlap')).optional(),
-  windowPages: z.number().int().min(1).max(10_000).optional(),
-  rereads: parsed(parseRereads).optional(),
-  keepRaw: parsed(parseKeepRaw).optional(),
-  landingDir: z.string().min(1).optional(),
-  readPath: z.string().min(1).optional(),
-  publishInterval: parsed((v) => parseDuration(v, 'publishInterval')).optional(),
-  readSurface: z.enum(READ_SURFACES).optional(),
-  readGrace: parsed((v) => parseDuration(v, 'readGrace')).optional(),
-  memoryLimit: z.string().regex(MEMORY, 'expected a size such as 256MB or 1GB').optional(),
-  threads: z.number().int().min(1).max(256).optional(),
-  mergeBatchRows: z.number().int().min(1_000).max(1_000_000).optional(),
-  pipelines: z.array(z.string().min(1)).min(1).optional(),
-  lake: z.string().min(1).optional(),
-  topicPeriod: parsed((v) => parseDuration(v, 'topicPeriod')).optional(),
-  topicMaxQuestions: z.number().int().min(100).max(2_000_000).optional(),
-  projects: z.array(z.strictObject({
-    id: projectId,
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),
-    baseUrl: httpUrl.optional(),
-    from: isoDate.optional(),
-    /** Day boundaries of this project's views (IANA name); default UTC. */
-    timezone: timeZone.optional(),
-  })).min(1, 'list at least one project').superRefine((projects, ctx) => {
-    const seen = new Set<string>();
-    projects.forEach((p, i) => {
-      if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `project "${p.id}" is listed twice` });
-      seen.add(p.id);
-    });
-  }),
-});
-
-export type ConfigFile = z.infer<typeof configFileSchema>;
-
-/** A config file as read: its paths resolved against its folder, with the warnings that gave. */
-export type LoadedConfigFile = ConfigFile & { pathWarnings: string[] };
-
-export function loadConfigFile(path: string): LoadedConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(stripJsonComments(text));
-  } catch (err) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${jsonErrorText(messageOf(err), text)}`);
-  }
-  const r = configFileSchema.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0]!;
-    const at = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
-    throw new UsageError(`config file ${path}: ${at}: ${i.message}`);
-  }
-  const { file, warnings } = resolveConfigPaths(r.data, path);
-  return { ...file, pathWarnings: warnings };
 }
 
 /**
@@ -396,37 +280,4 @@ function budgetUrlOf(env: NodeJS.ProcessEnv, file: ConfigFile | null): Pick<Sync
     return { budgetUrl: fromEnv, budgetSource: 'DOCS_ETL_BUDGET_URL' };
   }
   return file?.budget ? { budgetUrl: file.budget, budgetSource: 'config budget' } : { budgetUrl: null };
-}
-
-/** A byte count from a (hidden, test-oriented) environment variable; undefined when unset. */
-function byteCap(v: string | undefined, name: string): number | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${name} must be a positive number of bytes, got "${v}"`);
-  return n;
-}
-
-function checkUrl(v: string, name: string): void {
-  try {
-    const u = new URL(v);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new UsageError(`${name} is not an http(s) URL: "${v}"`);
-  }
-}
-
-/** JSON.parse's message on one line, with its position as line:column when it gives one. */
-function jsonErrorText(message: string, text: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim();
-  const pos = /position (\d+)/.exec(flat);
-  if (!pos) return flat;
-  const before = text.slice(0, Number(pos[1]));
-  const line = before.split('\n').length;
-  return `${flat} (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
-}
-
-/** A comma-separated environment list; unset or blank: not given. */
-function listEnv(v: string | undefined): string[] | undefined {
-  const list = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return list.length ? list : undefined;
 }

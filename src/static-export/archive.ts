@@ -12,7 +12,7 @@ import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import { FatalError, messageOf } from '../core/errors.js';
 import { stripControls } from '../core/server-text.js';
-import { formatBytes } from '../api/http.js';
+import { formatBytes } from '../sync/api/http.js';
 import { decodeEntities } from './html-entities.js';
 import { pagePathOfEntry } from './page-path.js';
 import { entryProblem, show } from './archive-entry.js';

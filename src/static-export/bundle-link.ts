@@ -3,7 +3,7 @@
 import type { BundleResponse, StaticExportJob } from '../contracts/static-export.js';
 import { isNotReady } from './client.js';
 import type { WaitOptions } from './deadline.js';
-import { sleepOrStop } from '../api/retry.js';
+import { sleepOrStop } from '../sync/api/retry.js';
 import { JobFailedError, timeoutError } from './outcomes.js';
 
 export interface LinkOptions extends WaitOptions {

@@ -4,7 +4,7 @@
 import { FatalError } from '../core/errors.js';
 import { redactUrl } from '../core/secrets.js';
 import { serverText } from '../core/server-text.js';
-import { formatBytes } from '../api/http.js';
+import { formatBytes } from '../sync/api/http.js';
 import type { BundleResponse } from '../contracts/static-export.js';
 
 /** Largest bundle downloaded (sizeBytes above it is refused before any byte is fetched). */

@@ -20,8 +20,8 @@ import { serverText } from '../core/server-text.js';
 import { formatDuration } from '../core/duration.js';
 import type { BundleResponse } from '../contracts/static-export.js';
 import { readArchive, DamagedArchiveError, type ArchiveContents, type ArchiveLimits } from './archive.js';
-import { backoffMs, sleepOrStop, type RetryPolicy } from '../api/retry.js';
-import { DEFAULT_TIMEOUT_MS, clampTimer, formatBytes, networkReason } from '../api/http.js';
+import { backoffMs, sleepOrStop, type RetryPolicy } from '../sync/api/retry.js';
+import { DEFAULT_TIMEOUT_MS, clampTimer, formatBytes, networkReason } from '../sync/api/http.js';
 import { MAX_BUNDLE_BYTES, checkBundleLink } from './bundle-url.js';
 import { partName } from './stale-parts.js';
 

@@ -2,7 +2,7 @@
 // abort ends the wait at once), and reports every observation; stops at the run's deadline.
 import type { StaticExportJob } from '../contracts/static-export.js';
 import type { WaitOptions } from './deadline.js';
-import { sleepOrStop } from '../api/retry.js';
+import { sleepOrStop } from '../sync/api/retry.js';
 import { timeoutError } from './outcomes.js';
 
 export interface PollOptions extends WaitOptions {

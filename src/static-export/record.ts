@@ -5,11 +5,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../core/clock.js';
 import type { StaticExportJob } from '../contracts/static-export.js';
-import { openWarehouse, inTransaction } from '../load/warehouse.js';
-import { sqlFile } from '../load/sql-files.js';
-import { waitForWriterLock } from '../load/writer-lock.js';
-import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, publishRead, type PublishSettings } from '../publish/read-surface.js';
-import { defaultReadPath } from '../publish/snapshot.js';
+import { openWarehouse, inTransaction } from '../sync/load/warehouse.js';
+import { sqlFile } from '../sync/load/sql-files.js';
+import { waitForWriterLock } from '../sync/load/writer-lock.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, publishRead, type PublishSettings } from '../sync/publish/read-surface.js';
+import { defaultReadPath } from '../sync/publish/snapshot.js';
 import type { ArchivePage } from './archive.js';
 
 export interface JobContext {

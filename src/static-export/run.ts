@@ -20,7 +20,7 @@ import { writeValuesFile } from './values-file.js';
 import { checkDomain, checkJobId, safeJobIdFromApi } from './inputs.js';
 import { JobFailedError, resumeHint } from './outcomes.js';
 import { noProgressLine, type ProgressLine } from './progress-line.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../sync/api/retry.js';
 
 export interface StaticExportRequest {
   /** Required for a new job; for `jobId`, taken from the warehouse when recorded there. */

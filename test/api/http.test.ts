@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clampWait, httpText, parseRetryAfter, throwIfRetriable } from '../../src/api/http.js';
+import { clampWait, httpText, parseRetryAfter, throwIfRetriable } from '../../src/sync/api/http.js';
 import { RequestDeadlineError, ResponseTooLargeError, RetriableError, StoppedError } from '../../src/core/errors.js';
 
 const KEY = 'mint_http_test_key_31337';

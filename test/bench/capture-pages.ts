@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { PAGE_LIMIT } from '../../src/api/analytics-client.js';
+import { PAGE_LIMIT } from '../../src/sync/api/analytics-client.js';
 
 export interface CapturedPages {
   dir: string;

@@ -8,7 +8,7 @@
 // loaded after run k iff first_seen_at <= end of run k; its `visibleAt` is fixed by the sandbox.
 // `crossCheck` repeats the computation on the truth and snapshot of one run's own instant.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { TruthKeys } from '../../src/sandbox/index.js';
+import type { TruthKeys } from '../../src/tools/sandbox/index.js';
 import type { CoverageRow } from './day-metrics.js';
 
 const MIN = 60_000;

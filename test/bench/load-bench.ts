@@ -5,8 +5,8 @@
 // ceiling); the views and the report on the result.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSurfaceDir } from '../../src/publish/surface-files.js';
-import { defaultSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
+import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { capturePages } from './capture-pages.js';
 import { startChildSync, type ChildSync } from './child-sync.js';
 import { duckdbCeiling, type Ceiling } from './duckdb-ceiling.js';

@@ -5,7 +5,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { parseDuration, parseRateLimit } from '../../src/core/duration.js';
 import { createLogger } from '../../src/core/logger.js';
 import { resolveSyncConfig } from '../../src/config/sync-config.js';
-import { runSync, type SyncResult } from '../../src/run/sync.js';
+import { runSync, type SyncResult } from '../../src/sync/run/sync.js';
 import { procMemory } from './proc-memory.js';
 
 export interface MeasuredSyncInput {

@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openWarehouse } from '../../src/load/warehouse.js';
-import { writeReport } from '../../src/report/write-report.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { writeReport } from '../../src/outputs/report/write-report.js';
 
 export async function timeReport(warehouse: string): Promise<{ ms: number; bytes: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'docs-etl-report-bench-'));

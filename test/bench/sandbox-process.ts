@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { PACKAGE_ROOT } from '../../src/core/paths.js';
-import type { LoggedRequest } from '../../src/sandbox/index.js';
+import type { LoggedRequest } from '../../src/tools/sandbox/index.js';
 
 export interface SandboxProcess {
   url: string;

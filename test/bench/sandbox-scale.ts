@@ -6,10 +6,10 @@
 //   npm run bench:build && node --expose-gc .bench-build/test/bench/sandbox-scale.js traffic 1000000 4
 // Prints one JSON line.
 import { procMemory } from './proc-memory.js';
-import { AnalyticsTwin } from '../../src/sandbox/analytics-twin.js';
-import { trafficOptions } from '../../src/sandbox/arrival-models.js';
-import { defaultSandboxOptions } from '../../src/sandbox/defaults.js';
-import { rngFor } from '../../src/sandbox/prng.js';
+import { AnalyticsTwin } from '../../src/tools/sandbox/analytics-twin.js';
+import { trafficOptions } from '../../src/tools/sandbox/arrival-models.js';
+import { defaultSandboxOptions } from '../../src/tools/sandbox/defaults.js';
+import { rngFor } from '../../src/tools/sandbox/prng.js';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 2, 15, 12);
@@ -91,7 +91,7 @@ const full = chain(null, null);
 const fullS = (performance.now() - t) / 1000;
 if (full.turns !== visible) throw new Error(`the full chain served ${full.turns} turns, ${visible} are visible`);
 
-const rng = rngFor(1, 'scale-bench'); // the seed label of its first home (src/sandbox/scale-bench.ts): the same windows
+const rng = rngFor(1, 'scale-bench'); // the seed label of its first home (src/tools/sandbox/scale-bench.ts): the same windows
 const span = (mode === 'traffic' ? days : 30) * 24;
 const windows: Chain = { ms: [], cpuMs: [], jsonCpuMs: [], turns: 0, examined: 0 };
 let windowTurns = 0;

@@ -3,9 +3,9 @@
 // changed, in a fresh process so VmHWM is the step's own peak. Prints one JSON line.
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/logger.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
-import { DEFAULT_TOPIC_SETTINGS } from '../../src/topics/topic-settings.js';
-import { runTopicStep } from '../../src/topics/topic-step.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
+import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { procMemory } from './proc-memory.js';
 import { writeUnansweredTurns } from './topics-data.js';
 

@@ -3,9 +3,9 @@
 // half a long tail of other topics: an English question shape about two of 20,000 made-up terms,
 // so the distinct questions grow with the turns as in real traffic. Seeded: the same data each run.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DOCS_PAGES } from '../../src/sandbox/corpus.js';
-import { makeGapQuestion, questionForm, typo } from '../../src/sandbox/gap-questions.js';
-import { int, mulberry32, pick, type Rng } from '../../src/sandbox/prng.js';
+import { DOCS_PAGES } from '../../src/tools/sandbox/corpus.js';
+import { makeGapQuestion, questionForm, typo } from '../../src/tools/sandbox/gap-questions.js';
+import { int, mulberry32, pick, type Rng } from '../../src/tools/sandbox/prng.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'qu', 'dex', 'fin', 'gor', 'hal', 'jup'];
 

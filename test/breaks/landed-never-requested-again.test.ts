@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import type { LandedMeta } from '../../src/land/landed-page.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { LandedMeta } from '../../src/sync/land/landed-page.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
-import { rewritingProxy, type Proxy } from '../exports/exports-helpers.js';
+import { rewritingProxy, type Proxy } from '../endpoints/exports-helpers.js';
 
 const KEY = 'mint_breaks_landed_once_key';
 const PIPELINE = 'assistant_conversations';

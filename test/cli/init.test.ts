@@ -1,13 +1,14 @@
 // `docs-etl init` writes a commented starter config that loads as it is, and never overwrites a
 // file without --force. The config reader takes JSON with comments, and only comments are removed.
-import { DEFAULT_REREADS } from '../../src/plan/schedule.js';
+import { DEFAULT_REREADS } from '../../src/sync/plan/reread-schedule.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { stripJsonComments } from '../../src/config/jsonc.js';
-import { loadConfigFile, resolveSyncConfig } from '../../src/config/sync-config.js';
+import { loadConfigFile } from '../../src/config/config-file.js';
+import { resolveSyncConfig } from '../../src/config/sync-config.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-init-');

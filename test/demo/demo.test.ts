@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLog } from '../../src/api/request-log.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
+import { RequestLog } from '../../src/sync/api/request-log.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
 import { BIN, cliEnv, type CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 

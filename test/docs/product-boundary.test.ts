@@ -50,19 +50,19 @@ describe('tools out of the product', () => {
 
   it('the check itself sees the imports it must refuse (and lets ordinary ones pass)', () => {
     const refused = [
-      "import { maxInWindow } from '../../test/helpers/window-stats.js';",
-      "import type { X } from '../bench/x.js';",
-      "export { y } from '../../test/bench/y.js';",
-      "const m = await import('../../test/z.js');",
-      "const CHILD = fileURLToPath(new URL('../../test/bench/sync-child.js', import.meta.url));",
-      "import '../../docs/side-effect.js';",
+      "import { maxInWindow } from '../../../test/helpers/window-stats.js';",
+      "import type { X } from '../../../test/bench/x.js';",
+      "export { y } from '../../../test/bench/y.js';",
+      "const m = await import('../../../z.js');",
+      "const CHILD = fileURLToPath(new URL('../../../test/bench/sync-child.js', import.meta.url));",
+      "import '../../../docs/side-effect.js';",
     ];
     const allowed = [
-      "import { systemClock } from '../core/clock.js';",
-      "import { PIPELINES } from '../../pipelines/index.js';",
+      "import { systemClock } from '../../core/clock.js';",
+      "import { PIPELINES } from '../../../pipelines/index.js';",
       "import { z } from 'zod';",
     ];
-    const verdicts = (line: string) => specifiersOf(line).map((s) => boundaryProblem('src/run/sync.ts', s));
+    const verdicts = (line: string) => specifiersOf(line).map((s) => boundaryProblem('src/sync/run/sync.ts', s));
     for (const line of refused) expect(verdicts(line), line).toEqual([expect.any(String)]);
     for (const line of allowed) expect(verdicts(line), line).toEqual([null]);
   });

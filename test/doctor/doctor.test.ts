@@ -3,16 +3,16 @@
 // project, spent through the persisted request budget.
 import { spawn } from 'node:child_process';
 import { holdDuckDb } from '../helpers/holder.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLog } from '../../src/api/request-log.js';
+import { RequestLog } from '../../src/sync/api/request-log.js';
 import { main } from '../../src/cli/main.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -136,7 +136,7 @@ describe('docs-etl doctor', () => {
 
   it('a warehouse another process holds: ✗ with its PID and the fix', async () => {
     const warehouse = join(tmp.dir, 'held', 'w.duckdb');
-    const mod = fileURLToPath(new URL('../../dist/src/load/warehouse.js', import.meta.url));
+    const mod = fileURLToPath(new URL('../../dist/src/sync/load/warehouse.js', import.meta.url));
     const script = `const m = await import(${JSON.stringify(mod)}); const wh = await m.openWarehouse(${JSON.stringify(warehouse)});
       process.stdout.write('held\\n'); process.on('SIGTERM', () => { wh.close(); process.exit(0); }); setInterval(() => {}, 1000);`;
     const holder = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

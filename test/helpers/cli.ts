@@ -35,7 +35,7 @@ export function testStateHome(): string {
 /**
  * The child's environment: none of the developer's DOCS_* settings leak into a test. Syncs run the
  * assistant pipeline only unless a test asks for others (DOCS_PIPELINES): most tests are about how
- * one stream is read, counted and stopped; test/exports/ runs every pipeline.
+ * one stream is read, counted and stopped; test/endpoints/ runs every pipeline.
  */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { s3Client } from '../../src/export/s3-client.js';
+import { s3Client } from '../../src/outputs/lake/s3-client.js';
 
 export interface TestS3 {
   endpoint: string;

@@ -1,7 +1,7 @@
 // A page landed the way an older docs-etl landed it (body verbatim, every record taken as valid):
 // the state a user upgrading from that version has in their landing zone.
 import { join } from 'node:path';
-import { LandingZone } from '../../src/land/landing-zone.js';
+import { LandingZone } from '../../src/sync/land/landing-zone.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 
 /** A page as an older docs-etl landed it: the body verbatim, its records all taken as valid. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { LandingZone } from '../../src/land/landing-zone.js';
+import { LandingZone } from '../../src/sync/land/landing-zone.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectKeyAbsent, hostileServer, json, oneWindow, page, plainLines, runMeasured, turns, type Hostile } from './hostile.js';
@@ -22,7 +22,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const LANDING = fileURLToPath(new URL('../../dist/src/land/landing-zone.js', import.meta.url));
+const LANDING = fileURLToPath(new URL('../../dist/src/sync/land/landing-zone.js', import.meta.url));
 
 describe('rule 10: a landed page is complete or absent', () => {
   it('a short write (file size limit: write(2) writes part of the page) is an error and leaves no file', async () => {

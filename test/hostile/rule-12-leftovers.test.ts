@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireLakeLock } from '../../src/export/lake-lock.js';
-import { acquireWriterLock } from '../../src/load/writer-lock.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
-import { publishSnapshot } from '../../src/publish/snapshot.js';
+import { acquireLakeLock } from '../../src/outputs/lake/lake-lock.js';
+import { acquireWriterLock } from '../../src/sync/load/writer-lock.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -34,7 +34,7 @@ function endless(res: ServerResponse): void {
 
 describe('rule 3: every body is bounded', () => {
   // The cap is DOCS_ETL_MAX_PAGE_BYTES (64 MiB), or less where the merge could not load such a
-  // page at the memory limit (src/load/mergeable-page.ts): 24 MiB at the default 128MB.
+  // page at the memory limit (src/sync/load/mergeable-page.ts): 24 MiB at the default 128MB.
   it.each([
     ['default', [], /the response body is larger than the 24 MiB cap \(what the merge loads at --memory-limit 128MB; raise --memory-limit for larger pages\) \(more than 24 MiB received\)/],
     ['1GB', ['--memory-limit', '1GB'], /the response body is larger than the 64 MiB cap \(DOCS_ETL_MAX_PAGE_BYTES\) \(more than 64 MiB received\)/],

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { KEY as SANDBOX_KEY, sandboxWith } from '../static-export/helpers.js';

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeBufferBytes, pageCapFor, sizeBytes } from '../../src/load/mergeable-page.js';
+import { memorySizeBytes as sizeBytes } from '../../src/core/memory-size.js';
+import { mergeBufferBytes, pageCapFor } from '../../src/sync/load/mergeable-page.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectBoundedMemory, expectOneCleanLine, filesUnder, hostileServer, json, oneWindow, page, runMeasured, turns, type Hostile } from './hostile.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pageViews, searches } from '../../pipelines/index.js';
-import { pageFieldsProblem } from '../../src/normalize/validate-page-fields.js';
+import { pageFieldsProblem } from '../../src/sync/normalize/validate-page-fields.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectKeyAbsent, expectOneCleanLine, filesUnder, hostileServer, json, page, runMeasured, turns, type Hostile } from './hostile.js';

@@ -1,13 +1,13 @@
 // The merge's "one read per key" is generated from a pipeline's declared key and tie-break
-// (src/load/one-read-per-key.ts). Run against a real in-memory DuckDB: two reads of one key, pages
+// (src/sync/load/one-read-per-key.ts). Run against a real in-memory DuckDB: two reads of one key, pages
 // staged out of order, reads in one page (ties on the page sequence), records DuckDB refused, and
 // the real stage SQL of a pipeline of each tie-break.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { feedback, searches, assistantThreads } from '../../pipelines/index.js';
-import { keepOneReadPerKey, oneReadPerKeySql } from '../../src/load/one-read-per-key.js';
-import { sqlFile } from '../../src/load/sql-files.js';
-import type { PipelineDefinition } from '../../src/pipeline/definition.js';
+import { keepOneReadPerKey, oneReadPerKeySql } from '../../src/sync/load/one-read-per-key.js';
+import { sqlFile } from '../../src/sync/load/sql-files.js';
+import type { PipelineDefinition } from '../../src/sync/pipeline/definition.js';
 
 let instance: DuckDBInstance;
 let conn: DuckDBConnection;

@@ -1,10 +1,10 @@
-// Admission of the window at the head of the run's queue (src/plan/admission.ts): run it, re-split
+// Admission of the window at the head of the run's queue (src/sync/plan/admission.ts): run it, re-split
 // it, defer it, or read its newest part that fits. One row per rule a user sees in a run's outcome.
 import { describe, expect, it } from 'vitest';
-import { admit, type Admission, type AdmitContext, type Learned } from '../../src/plan/admission.js';
-import { NO_DEFERRALS, defer } from '../../src/plan/deferral.js';
-import type { PlanEntry } from '../../src/plan/plan-entry.js';
-import type { PlanStream } from '../../src/plan/plan-stream.js';
+import { admit, type Admission, type AdmitContext, type Learned } from '../../src/sync/plan/admission.js';
+import { NO_DEFERRALS, defer } from '../../src/sync/plan/deferral.js';
+import type { PlanEntry } from '../../src/sync/plan/plan-entry.js';
+import type { PlanStream } from '../../src/sync/plan/plan-stream.js';
 import { FEEDBACK, H, PAGE_AN_HOUR, VIEWS, entry, show } from './plan-fixtures.js';
 
 type Stream = Pick<PlanStream, 'pipeline' | 'density'>;

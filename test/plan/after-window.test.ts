@@ -1,11 +1,11 @@
-// What the plan does after a window ends (src/plan/after-window.ts): learn from a complete one,
+// What the plan does after a window ends (src/sync/plan/after-window.ts): learn from a complete one,
 // collapse the bottom of history, read a failed day whole once more, bisect a window too large for
 // the API, or fail the stream. One row per rule a user sees in a run's outcome.
 import { describe, expect, it } from 'vitest';
-import type { Learned } from '../../src/plan/admission.js';
-import { afterWindow, type NextStep, type WindowResult } from '../../src/plan/after-window.js';
-import type { PlanEntry } from '../../src/plan/plan-entry.js';
-import type { PlanStream } from '../../src/plan/plan-stream.js';
+import type { Learned } from '../../src/sync/plan/admission.js';
+import { afterWindow, type NextStep, type WindowResult } from '../../src/sync/plan/after-window.js';
+import type { PlanEntry } from '../../src/sync/plan/plan-entry.js';
+import type { PlanStream } from '../../src/sync/plan/plan-stream.js';
 import { FEEDBACK, H, VIEWS, entry, show } from './plan-fixtures.js';
 
 type Stream = Pick<PlanStream, 'pipeline' | 'from'>;

@@ -1,5 +1,5 @@
-// Issue 21: src/plan owns the decisions of the sync path and depends on none of its stages; the
-// runner depends on the plan, never the other way, so no import circle remains in src/run + src/plan.
+// Issue 21: src/sync/plan owns the decisions of the sync path and depends on none of its stages; the
+// runner depends on the plan, never the other way, so no import circle remains in src/sync/run + src/sync/plan.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,21 +7,21 @@ import { tempDir } from '../helpers/tmp.js';
 import { findCycle, forbiddenImports, readImportGraph } from './import-graph.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const src = (dir: string) => join(ROOT, 'src', dir);
+const src = (dir: string) => join(ROOT, 'src', 'sync', dir);
 /** The stages the plan must not reach into: it decides, they read, land and merge. */
 const FORBIDDEN_FOR_PLAN = ['run', 'api', 'extract', 'land', 'load'].map(src);
 
-describe('the import graph of src/plan and src/run', () => {
+describe('the import graph of src/sync/plan and src/sync/run', () => {
   const graph = readImportGraph([src('plan'), src('run')]);
 
   it('is read from every file of both folders', () => {
-    expect([...graph.keys()].some((f) => f.endsWith('src/plan/admission.ts'))).toBe(true);
-    expect([...graph.keys()].some((f) => f.endsWith('src/run/run-org.ts'))).toBe(true);
+    expect([...graph.keys()].some((f) => f.endsWith('src/sync/plan/admission.ts'))).toBe(true);
+    expect([...graph.keys()].some((f) => f.endsWith('src/sync/run/run-org.ts'))).toBe(true);
     // The runner's use of the plan is seen (the check below would otherwise prove nothing).
     expect(graph.get(join(src('run'), 'run-org.ts'))).toContain(join(src('plan'), 'admission.ts'));
   });
 
-  it('src/plan imports nothing from run, api, extract, land or load (types included)', () => {
+  it('src/sync/plan imports nothing from run, api, extract, land or load (types included)', () => {
     expect(forbiddenImports(graph, ROOT, src('plan'), FORBIDDEN_FOR_PLAN)).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 // Keyed reads in the organization's plan: one request per key, after every other window, optional
 // (deferred when the budget does not fit), and only the keys given.
 import { describe, expect, it } from 'vitest';
-import { planKeys, MAX_KEYED_WINDOWS } from '../../src/plan/keyed.js';
-import { planOrg } from '../../src/plan/org-plan.js';
-import { planStream, type PlanConfig } from '../../src/plan/planner.js';
-import { DEFAULT_REREADS } from '../../src/plan/schedule.js';
+import { planKeys, MAX_KEYED_WINDOWS } from '../../src/sync/plan/keyed.js';
+import { planOrg } from '../../src/sync/plan/org-plan.js';
+import { planStream, type PlanConfig } from '../../src/sync/plan/planner.js';
+import { DEFAULT_REREADS } from '../../src/sync/plan/reread-schedule.js';
 
 const NOW = Date.parse('2026-11-10T12:00:00Z');
 const cfg: PlanConfig = {

@@ -2,8 +2,8 @@
 // tables: windows shown as hours from T0, with their estimate and flags.
 import { PIPELINES } from '../../pipelines/index.js';
 import type { Purpose } from '../../src/core/window.js';
-import type { PipelineDefinition } from '../../src/pipeline/definition.js';
-import type { PlanEntry } from '../../src/plan/plan-entry.js';
+import type { PipelineDefinition } from '../../src/sync/pipeline/definition.js';
+import type { PlanEntry } from '../../src/sync/plan/plan-entry.js';
 
 export const H = 3_600_000;
 export const T0 = Date.parse('2026-06-01T00:00:00Z');

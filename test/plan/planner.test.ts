@@ -1,9 +1,9 @@
 // The planner as a table: what a run reads, for a given coverage, density, schedule and clock.
 import { describe, expect, it } from 'vitest';
 import type { CoverageInterval } from '../../src/core/intervals.js';
-import { planOrg } from '../../src/plan/org-plan.js';
-import { FIRST_HEAD_MS, planStream, type PlanConfig, type StreamInput } from '../../src/plan/planner.js';
-import { DEFAULT_REREADS, dueReread, parseRereads } from '../../src/plan/schedule.js';
+import { planOrg } from '../../src/sync/plan/org-plan.js';
+import { FIRST_HEAD_MS, planStream, type PlanConfig, type StreamInput } from '../../src/sync/plan/planner.js';
+import { DEFAULT_REREADS, dueReread, parseRereads } from '../../src/sync/plan/reread-schedule.js';
 
 const H = 3_600_000;
 const D = 24 * H;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedback, pageViews, assistantConversations } from '../../pipelines/index.js';
 import { applyRead } from '../../src/core/intervals.js';
-import { DEFAULT_REREADS, settleAges } from '../../src/plan/schedule.js';
+import { DEFAULT_REREADS, settleAges } from '../../src/sync/plan/reread-schedule.js';
 
 const H = 3_600_000;
 

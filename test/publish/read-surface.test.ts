@@ -9,10 +9,10 @@ import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { readSurfaceDir } from '../../src/publish/surface-files.js';
-import { runSync, type SyncResult } from '../../src/run/sync.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sqlFolder } from '../../src/load/sql-files.js';
+import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
+import { runSync, type SyncResult } from '../../src/sync/run/sync.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { sqlFolder } from '../../src/sync/load/sql-files.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
@@ -53,7 +53,7 @@ async function open(path: string) {
 /** Tables a run that finds nothing new still changes: its run log and checkpoints, and feedback (re-read, stamped when seen). */
 const RUN_LOG = ['coverage', 'feedback', 'gap_topic_runs', 'sync_runs', 'sync_state', 'sync_windows'];
 
-/** The publish's manifest stored in the catalog (src/publish/surface-manifest.ts). */
+/** The publish's manifest stored in the catalog (src/sync/publish/surface-manifest.ts). */
 async function manifestOf(path: string): Promise<{ segments: { date: string; files: { conversations?: string } }[]; tables: { table: string; file: string | null }[] }> {
   const r = await open(path);
   try {

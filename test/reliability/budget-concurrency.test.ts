@@ -5,8 +5,8 @@
 // while it held slots.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { SandboxOptions } from '../../src/sandbox/options.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import type { SandboxOptions } from '../../src/tools/sandbox/options.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -9,12 +9,12 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PIPELINES } from '../../pipelines/index.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
-import { runSync } from '../../src/run/sync.js';
-import { defaultSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { runSync } from '../../src/sync/run/sync.js';
+import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { warehouseRecorder } from '../../src/static-export/record.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { defaultReadPath, publishSnapshot } from '../../src/publish/snapshot.js';
+import { defaultReadPath, publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 
 export const KEY = 'mint_report_test_secret_key_77';

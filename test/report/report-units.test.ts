@@ -1,7 +1,7 @@
 // The report's small rules: the period in UTC days, HTML escaping, JSON inside a <script>.
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, raw, scriptJson } from '../../src/report/html.js';
-import { periodDays, reportPeriod } from '../../src/report/period.js';
+import { escapeHtml, html, raw, scriptJson } from '../../src/outputs/report/html.js';
+import { periodDays, reportPeriod } from '../../src/outputs/report/period.js';
 
 const H = 3_600_000;
 const D = 24 * H;

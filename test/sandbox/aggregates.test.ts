@@ -4,7 +4,7 @@
 // keep growing for SETTLE_MS after they end, then are final; the same seed and clock give the
 // same answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTLE_MS, type PageTrafficItem, type Sandbox, type SearchItem } from '../../src/sandbox/index.js';
+import { SETTLE_MS, type PageTrafficItem, type Sandbox, type SearchItem } from '../../src/tools/sandbox/index.js';
 import { analyticsPath, call, FakeClock, get200, instantOf, sandboxWith, START } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@
 // OpenAPI file (test/helpers/openapi.ts, ajv): every 200 page read, the 400s of each endpoint, and
 // the thread's 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { openApiProblems } from '../helpers/openapi.js';
 import { analyticsPath, call, FakeClock, sandboxWith, START } from './helpers.js';
 

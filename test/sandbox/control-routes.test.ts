@@ -1,6 +1,6 @@
 // The test-only /__sandbox/* routes (for subprocess tests) mirror the Sandbox object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { assistantPath, call, sandboxWith, START } from './helpers.js';
 
 let sb: Sandbox;

@@ -2,8 +2,8 @@
 // order, determinism by seed, and the shape mix the contract calls for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationTurnSchema, type ConversationTurn } from '../../src/contracts/analytics.js';
-import { DOCS_PAGES } from '../../src/sandbox/corpus.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { DOCS_PAGES } from '../../src/tools/sandbox/corpus.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock, instantOf, readAll, sandboxWith, START, turnKey } from './helpers.js';
 
 let sb: Sandbox;

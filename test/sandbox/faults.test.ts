@@ -2,7 +2,7 @@
 // page) and persistently malformed records.
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationTurnSchema, conversationsPageSchema } from '../../src/contracts/analytics.js';
-import { DEMO_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { openApiProblems } from '../helpers/openapi.js';
 import { analyticsPath, assistantPath, call, readAll, sandboxWith, turnKey } from './helpers.js';
 

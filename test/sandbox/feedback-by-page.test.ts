@@ -2,7 +2,7 @@
 // of GET …/feedback, order, limit and hasMore, and the days a client must split (by source, then
 // by status) or mark truncated, found by the site's calendar (dayKind) in the sandbox's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayKind, FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackByPageItem, type Sandbox } from '../../src/sandbox/index.js';
+import { dayKind, FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackByPageItem, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { analyticsPath, call, FakeClock, get200, readFeedback, sandboxWith, START } from './helpers.js';
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@
 // rule, entries arriving late and statuses changing as the clock advances, malformed entries,
 // determinism and cursor errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { openApiProblems } from '../helpers/openapi.js';
 import { analyticsPath, call, FakeClock, get200, readFeedback, sandboxWith, START } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { httpCall, type Reply } from '../helpers/http.js';
 import { normalizeOffset } from '../../src/contracts/analytics.js';
 import {
   DEMO_API_KEY, defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions,
-} from '../../src/sandbox/index.js';
+} from '../../src/tools/sandbox/index.js';
 
 /** A fixed start instant for deterministic data: 2026-03-15T12:00:00Z. */
 export const START = Date.UTC(2026, 2, 15, 12, 0, 0);

@@ -1,7 +1,7 @@
 // Live mode: arrivals are a pure function of the (fake) clock — late rows, categories filled
 // in later, and keyset pages that stay complete while rows keep arriving.
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { assistantPath, call, FakeClock, instantOf, readAll, sandboxWith, START, turnKey } from './helpers.js';
 
 const MIN = 60_000;

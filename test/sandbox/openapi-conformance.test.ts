@@ -2,7 +2,7 @@
 // (test/helpers/openapi.ts), not against our own zod schemas. Only statuses the files declare are
 // checked; the sandbox's choices beyond them (401/404/429 on analytics) are covered elsewhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { httpCall } from '../helpers/http.js';
 import { openApiProblems } from '../helpers/openapi.js';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { analyticsErrorSchema } from '../../src/contracts/analytics.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { assistantPath, call, FakeClock, instantOf, sandboxWith, turnKey } from './helpers.js';
 
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 // Per-organization sliding window, counted by arrival, one for all analytics endpoints; 401 and
 // 429 are logged but not counted.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { analyticsPath, assistantPath, call, FakeClock, sandboxWith } from './helpers.js';
 
 let sb: Sandbox | undefined;

@@ -3,10 +3,10 @@
 // meets, and a cursor chain resumes where it stopped. Checked on the twin itself (its `examined`
 // counter), with results equal to the compact truth.
 import { describe, expect, it } from 'vitest';
-import { AnalyticsTwin } from '../../src/sandbox/analytics-twin.js';
-import { trafficOptions } from '../../src/sandbox/index.js';
-import { defaultSandboxOptions } from '../../src/sandbox/defaults.js';
-import { ProjectDataset } from '../../src/sandbox/dataset.js';
+import { AnalyticsTwin } from '../../src/tools/sandbox/analytics-twin.js';
+import { trafficOptions } from '../../src/tools/sandbox/index.js';
+import { defaultSandboxOptions } from '../../src/tools/sandbox/defaults.js';
+import { ProjectDataset } from '../../src/tools/sandbox/dataset.js';
 import { FakeClock, instantOf, START } from './helpers.js';
 
 const HOUR = 3_600_000;

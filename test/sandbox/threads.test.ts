@@ -2,7 +2,7 @@
 // conversation whose `id` the assistant endpoint serves, consistent with its turns; 400 for an id
 // that is not a ULID, 404 for one of no conversation of the project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trafficOptions, type AssistantThread, type Sandbox } from '../../src/sandbox/index.js';
+import { trafficOptions, type AssistantThread, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { analyticsPath, call, FakeClock, get200, instantOf, readAll, sandboxWith } from './helpers.js';
 
 let sb: Sandbox;

@@ -2,7 +2,7 @@
 // late-arrival model, later changes of category/status, and keyset pages that stay complete
 // while turns keep arriving. Everything is read back through truthKeys() and over HTTP.
 import { describe, expect, it } from 'vitest';
-import { trafficOptions, type Sandbox, type TruthKeys } from '../../src/sandbox/index.js';
+import { trafficOptions, type Sandbox, type TruthKeys } from '../../src/tools/sandbox/index.js';
 import { FakeClock, instantOf, readAll, sandboxWith, START, turnKey } from './helpers.js';
 
 const MIN = 60_000;

@@ -2,7 +2,7 @@
 // the API serves, in every data mode, and over the control routes.
 import { describe, expect, it } from 'vitest';
 import type { ConversationTurn } from '../../src/contracts/analytics.js';
-import { trafficOptions, type Sandbox, type SandboxOptions, type TruthKeys } from '../../src/sandbox/index.js';
+import { trafficOptions, type Sandbox, type SandboxOptions, type TruthKeys } from '../../src/tools/sandbox/index.js';
 import { call, FakeClock, instantOf, sandboxWith, START } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { systemClock } from '../../src/core/clock.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { KEY, NON_ENTERPRISE_KEY, sandboxWith } from './helpers.js';
 import { allFiles } from './warehouse-helpers.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -7,7 +7,7 @@ import { FakeClock as SharedFakeClock } from '../helpers/fake-clock.js';
 import { httpCall, type Reply } from '../helpers/http.js';
 import type { Logger } from '../../src/core/logger.js';
 import { REDACT_PATHS } from '../../src/core/logger.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox, type SandboxOptions } from '../../src/tools/sandbox/index.js';
 import type { StaticExportDeps } from '../../src/static-export/run.js';
 
 export const KEY = 'mint_test_static_export_key_7d1f3a';

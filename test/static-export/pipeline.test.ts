@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { runStaticExport, type StaticExportRequest } from '../../src/static-export/run.js';
 import { MSG } from '../../src/static-export/client.js';
 import { FAIL_DOMAIN, FakeClock, KEY, NON_ENTERPRISE_KEY, capturedLogger, depsFor, laggingClock, sandboxWith } from './helpers.js';

@@ -1,6 +1,6 @@
 // The sandbox's Static Export API over real HTTP: statuses, bodies and the clock-driven job states.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { staticExportJobSchema } from '../../src/contracts/static-export.js';
 import { FAIL_DOMAIN, FakeClock, NON_ENTERPRISE_KEY, OTHER_KEY, call, sandboxWith } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { list, type ReadEntry } from 'tar';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/tools/sandbox/index.js';
 import { decodeEntities } from '../../src/static-export/html-entities.js';
 import { FakeClock, call, sandboxWith } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { pageKey, pagePathOfEntry } from '../../src/static-export/page-path.js';
 import { writeValuesFile } from '../../src/static-export/values-file.js';
 import { applyRetention } from '../../src/static-export/retention.js';
 import { parsePaths, checkDomain } from '../../src/static-export/inputs.js';
-import { escapeHtml } from '../../src/sandbox/static-export/render.js';
+import { escapeHtml } from '../../src/tools/sandbox/static-export/render.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('decodeEntities / titleOf', () => {

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { resolveSyncConfig } from '../../src/config/sync-config.js';
 import { createLogger } from '../../src/core/logger.js';
-import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/load/merger.js';
-import { runSync } from '../../src/run/sync.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/sync/load/merger.js';
+import { runSync } from '../../src/sync/run/sync.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -30,7 +30,7 @@ describe('rebuild', () => {
     expect(existsSync(join(tmp.dir, 'rb', 'landing', 'w', 'kept'))).toBe(true);
     // A bug fix to replay: someone damaged the rows.
     const before = requests();
-    const { openWarehouse } = await import('../../src/load/warehouse.js');
+    const { openWarehouse } = await import('../../src/sync/load/warehouse.js');
     const wh = await openWarehouse(warehouse);
     await wh.conn.run("UPDATE conversations SET query = 'damaged'; DELETE FROM sources; DELETE FROM quarantine");
     wh.close();

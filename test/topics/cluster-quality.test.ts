@@ -4,9 +4,9 @@
 // Every sample must reach pairwise precision and recall ≥ 0.8 (issue 22's bar); the end-to-end test
 // (topics.test.ts) measures the same on a synced warehouse.
 import { describe, expect, it } from 'vitest';
-import { gapTruthOf, makeGapQuestion } from '../../src/sandbox/gap-questions.js';
-import { mulberry32 } from '../../src/sandbox/prng.js';
-import { clusterQuestions } from '../../src/topics/cluster-questions.js';
+import { gapTruthOf, makeGapQuestion } from '../../src/tools/sandbox/gap-questions.js';
+import { mulberry32 } from '../../src/tools/sandbox/prng.js';
+import { clusterQuestions } from '../../src/outputs/topics/cluster-questions.js';
 
 const pairs = (n: number) => (n * (n - 1)) / 2;
 

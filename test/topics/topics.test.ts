@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultReadPath } from '../../src/publish/snapshot.js';
+import { defaultReadPath } from '../../src/sync/publish/snapshot.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { openWarehouse } from '../../src/load/warehouse.js';
-import { gapTruthOf } from '../../src/sandbox/gap-questions.js';
-import { DEFAULT_TOPIC_SETTINGS } from '../../src/topics/topic-settings.js';
-import { runTopicStep } from '../../src/topics/topic-step.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { gapTruthOf } from '../../src/tools/sandbox/gap-questions.js';
+import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
+import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -4,17 +4,17 @@
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import { createAnalyticsClient } from '../../src/api/analytics-client.js';
-import { createBudget } from '../../src/api/budget.js';
-import { RequestLog } from '../../src/api/request-log.js';
+import { createAnalyticsClient } from '../../src/sync/api/analytics-client.js';
+import { createBudget } from '../../src/sync/api/budget.js';
+import { RequestLog } from '../../src/sync/api/request-log.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { LandingZone } from '../../src/land/landing-zone.js';
-import { EMPTY_STATE } from '../../src/load/sync-state.js';
-import type { PlanEntry } from '../../src/plan/org-plan.js';
-import type { PipelineDefinition } from '../../src/pipeline/definition.js';
-import { runOrg, type OrgStream } from '../../src/run/run-org.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { LandingZone } from '../../src/sync/land/landing-zone.js';
+import { EMPTY_STATE } from '../../src/sync/load/sync-state.js';
+import type { PlanEntry } from '../../src/sync/plan/org-plan.js';
+import type { PipelineDefinition } from '../../src/sync/pipeline/definition.js';
+import { runOrg, type OrgStream } from '../../src/sync/run/run-org.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 

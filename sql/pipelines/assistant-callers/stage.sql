@@ -1,5 +1,5 @@
 -- Stage a batch of landed GET /assistant/caller-stats answers: the body is one record per day. The
--- merge keeps the latest read of a day (the pipeline's key and tie-break: src/load/one-read-per-key.ts).
+-- merge keeps the latest read of a day (the pipeline's key and tie-break: src/sync/load/one-read-per-key.ts).
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT l.project_id, l.run_id, l.window_id, l.window_from, l.seq, l.ord,
        CAST(timezone(coalesce(p.timezone, 'UTC'), l.window_from) AS DATE) AS day,

@@ -4,7 +4,7 @@
 --   stage_all      every record, typed, with `reject` set when DuckDB itself cannot load it (a date
 --                  that does not exist); the merge then keeps one read of each turn read twice in
 --                  the batch (the pipeline's key and tie-break: a later page, or later in the same
---                  page, wins; src/load/one-read-per-key.ts);
+--                  page, wins; src/sync/load/one-read-per-key.ts);
 --   stage          the view of the turns to merge;
 --   stage_rejects  the view of the records for quarantine.
 CREATE OR REPLACE TEMP TABLE stage_all AS

@@ -1,6 +1,6 @@
 -- Stage a batch of landed feedback pages (view `landed`, see docs/pipelines.md). A createdAt DuckDB
 -- cannot store goes to quarantine; within the batch the latest read of an entry wins (the merge
--- applies the pipeline's key and tie-break to stage_all: src/load/one-read-per-key.ts).
+-- applies the pipeline's key and tie-break to stage_all: src/sync/load/one-read-per-key.ts).
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT
   project_id, run_id, window_id, seq, ord,

@@ -2,7 +2,7 @@
 -- total, and the day's totals): one local day per window (the project's zone), the
 -- per-page counts, and per window the site-wide totals (`batch_days`). Offset paging can show a
 -- path twice when the ranking moves between pages: the last read wins (the merge applies the
--- pipelines' key (project_id, day, path) and tie-break to stage_all: src/load/one-read-per-key.ts).
+-- pipelines' key (project_id, day, path) and tie-break to stage_all: src/sync/load/one-read-per-key.ts).
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT l.project_id, l.run_id, l.window_id, l.window_from, l.seq, l.ord,
        CAST(timezone(coalesce(p.timezone, 'UTC'), l.window_from) AS DATE) AS day,

@@ -2,7 +2,7 @@
 -- the API ranks them (hits descending: rank 1 is the most searched), and per window the day's
 -- total searches and whether more terms existed than were read (`batch_days`). A term served twice
 -- in a day's answer (a repeated record) is kept once, where it came first: the merge applies the
--- pipeline's key and tie-break ('first') to stage_all (src/load/one-read-per-key.ts); its rank is
+-- pipeline's key and tie-break ('first') to stage_all (src/sync/load/one-read-per-key.ts); its rank is
 -- computed here, before, so a repeat does not move the terms after it.
 CREATE OR REPLACE TEMP TABLE stage_all AS
 SELECT l.project_id, l.run_id, l.window_id, l.window_from, l.seq, l.ord,

@@ -2,8 +2,8 @@
 // network. Harmless next to a real setup: its files live apart (state/demo/) and it deletes only
 // what an earlier demo created, unless --force.
 import { Command, Option } from 'commander';
-import { DEFAULT_DEMO_WAREHOUSE } from '../../demo/demo-files.js';
-import { runDemo } from '../../demo/run-demo.js';
+import { DEFAULT_DEMO_WAREHOUSE } from '../../tools/demo/demo-files.js';
+import { runDemo } from '../../tools/demo/run-demo.js';
 import { intArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 

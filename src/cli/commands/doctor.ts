@@ -9,8 +9,8 @@ import { EXIT } from '../../core/errors.js';
 import { PACKAGE_ROOT, warehousePath } from '../../core/paths.js';
 import { checkProjectId } from '../../core/project-id.js';
 import type { RateLimit } from '../../core/duration.js';
-import { runDoctor } from '../../doctor/run-doctor.js';
-import { formatReport, reportJson } from '../../doctor/report.js';
+import { runDoctor } from '../../tools/doctor/run-doctor.js';
+import { formatReport, reportJson } from '../../tools/doctor/report.js';
 import { durationArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 

@@ -7,13 +7,13 @@ import { systemClock } from '../../core/clock.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
 import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
-import { exportLake, lakeStagingDir } from '../../export/export-lake.js';
-import { parseLakeLocation } from '../../export/lake-location.js';
-import { formatExportSummary } from '../../export/export-summary.js';
-import { sqlFile } from '../../load/sql-files.js';
-import { explainReadError } from '../../load/warehouse.js';
-import { openReader } from '../../publish/open-reader.js';
-import { readPathFor } from '../../publish/snapshot.js';
+import { exportLake, lakeStagingDir } from '../../outputs/lake/export-lake.js';
+import { parseLakeLocation } from '../../outputs/lake/lake-location.js';
+import { formatExportSummary } from '../../outputs/lake/export-summary.js';
+import { sqlFile } from '../../sync/load/sql-files.js';
+import { explainReadError } from '../../sync/load/warehouse.js';
+import { openReader } from '../../sync/publish/open-reader.js';
+import { readPathFor } from '../../sync/publish/snapshot.js';
 import type { CommandFactory } from './index.js';
 
 interface ExportFlags {

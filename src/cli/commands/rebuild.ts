@@ -6,7 +6,7 @@ import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { EXIT } from '../../core/errors.js';
 import { resolveLocalConfig } from '../../config/sync-config.js';
-import { runRebuild } from '../../run/rebuild.js';
+import { runRebuild } from '../../sync/run/rebuild.js';
 import type { CommandFactory } from './index.js';
 
 export const rebuildCommand: CommandFactory = (ctx, setExitCode) =>

@@ -5,11 +5,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { explainReadError } from '../../load/warehouse.js';
-import { openReader } from '../../publish/open-reader.js';
-import { readPathFor } from '../../publish/snapshot.js';
-import { periodDays } from '../../report/period.js';
-import { checkReportPath, reportSummary, writeReport } from '../../report/write-report.js';
+import { explainReadError } from '../../sync/load/warehouse.js';
+import { openReader } from '../../sync/publish/open-reader.js';
+import { readPathFor } from '../../sync/publish/snapshot.js';
+import { periodDays } from '../../outputs/report/period.js';
+import { checkReportPath, reportSummary, writeReport } from '../../outputs/report/write-report.js';
 import { durationArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 

@@ -7,7 +7,7 @@ import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { resolveLocalConfig } from '../../config/sync-config.js';
-import { describeReset, runReset } from '../../run/reset.js';
+import { describeReset, runReset } from '../../sync/run/reset.js';
 import { dateArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 

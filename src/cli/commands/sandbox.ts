@@ -7,7 +7,7 @@ import { EXIT, UsageError } from '../../core/errors.js';
 import {
   DEFAULT_SITE, DEFAULT_TRAFFIC_MODEL, DEMO_API_KEY, MAX_SITE, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, trafficProblems,
   type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions,
-} from '../../sandbox/index.js';
+} from '../../tools/sandbox/index.js';
 import { durationArg, intArg, numberArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 

@@ -8,18 +8,18 @@ import { chooseBudgetDir } from '../../config/budget-dir.js';
 import { formatDuration, type RateLimit } from '../../core/duration.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { sqlFile } from '../../load/sql-files.js';
-import { explainReadError } from '../../load/warehouse.js';
-import { writerLockHolder } from '../../load/writer-lock.js';
-import { openReader, throwIfDamaged } from '../../publish/open-reader.js';
-import { readPathFor } from '../../publish/snapshot.js';
-import { parseRedisUrl } from '../../api/redis-url.js';
-import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../status/collect-status.js';
-import { collectHealthFacts, healthProblems } from '../../status/health-check.js';
-import { NO_SNAPSHOT_LINE, renderUnpublished, unpublishedStatus } from '../../status/unpublished-status.js';
+import { sqlFile } from '../../sync/load/sql-files.js';
+import { explainReadError } from '../../sync/load/warehouse.js';
+import { writerLockHolder } from '../../sync/load/writer-lock.js';
+import { openReader, throwIfDamaged } from '../../sync/publish/open-reader.js';
+import { readPathFor } from '../../sync/publish/snapshot.js';
+import { parseRedisUrl } from '../../sync/api/redis-url.js';
+import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../outputs/status/collect-status.js';
+import { collectHealthFacts, healthProblems } from '../../outputs/status/health-check.js';
+import { NO_SNAPSHOT_LINE, renderUnpublished, unpublishedStatus } from '../../outputs/status/unpublished-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
-import type { RereadStage } from '../../plan/schedule.js';
+import type { RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { CommandFactory } from './index.js';
 
 interface StatusFlags {

@@ -1,0 +1,37 @@
+// Writing one lake file: DuckDB's Parquet writer COPYs the partition's rows to a local staging
+// path (beside the final file on a local disk, a staging directory for object storage), then the
+// storage publishes it under its key. The SQL is sql/export/lake-copy.sql; values are bound.
+import { rmSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { LakeTable } from '../../sync/pipeline/lake-table.js';
+import { partitionKey, type LakePartition } from './lake-layout.js';
+import type { LakeStorage } from './lake-storage.js';
+import type { FileEntry } from './manifest.js';
+import { copyStatement, type FileSignature } from './signatures.js';
+
+/** Unique per file within a run; lower-case so keys match DATA_FILE_RE. */
+export type KeyNamer = () => string;
+
+export async function writeFile(
+  conn: DuckDBConnection, storage: LakeStorage, t: LakeTable, p: FileSignature, token: string, unique: KeyNamer, now: Date,
+): Promise<FileEntry> {
+  const key = partitionKey(t.name, p, storage.replacesInPlace ? null : unique());
+  const staged = storage.stagingPath(key, token);
+  const { sql, params } = copyStatement(t, p);
+  let rows: number;
+  try {
+    const res = await conn.runAndReadAll(sql, { ...params, file: staged });
+    rows = Number(res.getRows()[0]?.[0] ?? 0);
+  } catch (err) {
+    rmSync(staged, { force: true });
+    throw err;
+  }
+  const bytes = await storage.put(staged, key);
+  return {
+    table: t.name, partition: hivePartition(p), key, rows, bytes, signature: p.signature, exportedAt: now.toISOString(),
+  };
+}
+
+export function hivePartition(p: LakePartition): FileEntry['partition'] {
+  return { ...(p.projectId !== null ? { project_id: p.projectId } : {}), ...(p.date !== null ? { date: p.date } : {}) };
+}

@@ -1,0 +1,71 @@
+// Read-only SQL for `docs-etl query`: every statement is checked by its type before it runs, so
+// only reads (and session settings) reach the snapshot; a write, COPY, ATTACH or INSTALL is refused.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { JsonDuckDBValueConverter, StatementType } from '@duckdb/node-api';
+import { UsageError, messageOf } from '../../core/errors.js';
+
+export interface QueryResult {
+  columns: string[];
+  /** Rows as JSON-safe values (big integers and decimals as strings, times as ISO text). */
+  rows: Record<string, unknown>[];
+}
+
+const READ_ONLY = new Set<StatementType>([
+  StatementType.SELECT, StatementType.EXPLAIN, StatementType.SET, StatementType.VARIABLE_SET, StatementType.CALL,
+]);
+
+/** Where the rows of one statement go, as they stream out of DuckDB. */
+export interface ResultSink {
+  /** One chunk's rows; the next chunk is fetched once the returned promise settles (backpressure). */
+  rows(rows: Record<string, unknown>[]): Promise<void> | void;
+  end(): Promise<void> | void;
+}
+
+/**
+ * Runs each statement of `sql` in order; the rows of each that returns rows stream to the sink
+ * `open(columns)` gives for it. All statements are checked before the first runs.
+ */
+export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (columns: string[]) => ResultSink): Promise<void> {
+  const statements = await sqlError(() => conn.extractStatements(sql));
+  if (statements.count === 0) throw new UsageError('no SQL statement given');
+  const prepared = [];
+  for (let i = 0; i < statements.count; i++) {
+    const p = await sqlError(() => statements.prepare(i).catch((err: unknown) => {
+      // The read catalog's Parquet-backed tables are views: a write to one fails to bind instead.
+      const verb = /Can only (delete|update|insert)/i.exec(messageOf(err))?.[1];
+      if (verb) throw new UsageError(`query runs read-only SQL: a ${verb.toUpperCase()} statement is refused (the warehouse is written only by docs-etl sync)`);
+      throw err;
+    }));
+    if (!READ_ONLY.has(p.statementType)) {
+      throw new UsageError(`query runs read-only SQL: a ${StatementType[p.statementType] ?? 'writing'} statement is refused (the warehouse is written only by docs-etl sync)`);
+    }
+    prepared.push(p);
+  }
+  for (const p of prepared) {
+    const r = await sqlError(() => p.stream());
+    const columns = r.columnNames();
+    if (!columns.length) {
+      while (await r.fetchChunk());
+      continue;
+    }
+    const sink = open(columns);
+    // Chunk by chunk (about 2,048 rows): the result never sits whole in memory, whatever its size.
+    for (;;) {
+      const chunk = await sqlError(() => r.fetchChunk());
+      if (!chunk || chunk.rowCount === 0) break;
+      const rows = chunk.convertRows(JsonDuckDBValueConverter).map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+      await sink.rows(rows);
+    }
+    await sink.end();
+  }
+}
+
+/** DuckDB's own message (its first line) as a usage error: the SQL is what needs fixing. */
+async function sqlError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(messageOf(err).split('\n')[0]!);
+  }
+}

@@ -1,0 +1,216 @@
+// The topic step (docs/topics.md): after a sync's merge, before the read snapshot is published,
+// and on `docs-etl topics --rebuild`, each project's unanswered questions of the period are grouped
+// into gap topics (cluster-questions.ts) and gap_topics / gap_topic_members are replaced.
+//   - Incremental: a question starts in the topic it had in the previous step (new questions join
+//     or start topics); a rebuild starts from nothing.
+//   - Unchanged input (the period's unanswered turns, their last change, the day and the settings:
+//     the fingerprint) skips the step; `--rebuild` always computes.
+//   - Bounded cost: at most `maxQuestions` distinct questions (the most asked) are grouped, the
+//     rest are counted as skipped; the heavy per-turn work (normalizing, joining, counting) is
+//     DuckDB's, the JS side holds the distinct questions only. Time and peak RSS are recorded in
+//     gap_topic_runs and logged.
+//   - Stable ids: a new topic takes the id of the previous topic it shares most turns with when
+//     their Jaccard index (turns in both / turns in either) is at least MATCH_JACCARD, each old
+//     id used once (best matches first); otherwise a new id hashed from its language and label.
+import { createHash } from 'node:crypto';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { sqlFile } from '../../sync/load/sql-files.js';
+import { inTransaction } from '../../sync/load/warehouse.js';
+import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, type Question } from './cluster-questions.js';
+import type { TopicSettings } from './topic-settings.js';
+
+export const MATCH_JACCARD = 0.5;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+export interface TopicStepResult {
+  projectId: string;
+  status: 'computed' | 'unchanged';
+  turns: number;
+  questions: number;
+  questionsSkipped: number;
+  topics: number;
+  topicsKeptId: number;
+  durationMs: number;
+  peakRssBytes: number;
+}
+
+export interface TopicStepDeps {
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A sql/topics file with the parameters it names (DuckDB refuses others). */
+function statement(file: string, params: Record<string, DuckDBValue>): [string, Record<string, DuckDBValue>] {
+  const sql = sqlFile(`topics/${file}.sql`);
+  return [sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql)))];
+}
+
+/** Each statement of a sql/topics file in turn (statements end with ";" at a line's end). */
+async function script(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<void> {
+  const text = sqlFile(`topics/${file}.sql`).replace(/^--.*$/gm, '');
+  for (const sql of text.split(/;\s*$/m).map((x) => x.trim()).filter(Boolean)) {
+    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql))));
+  }
+}
+
+async function all(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<Record<string, unknown>[]> {
+  return (await conn.runAndReadAll(...statement(file, params))).getRowObjectsJS() as Record<string, unknown>[];
+}
+
+/** The period: from the start of the UTC day `periodMs` before now, to now. */
+export function topicPeriod(now: Date, periodMs: number): { from: Date; to: Date } {
+  return { from: new Date(Math.floor((now.getTime() - periodMs) / DAY_MS) * DAY_MS), to: now };
+}
+
+/**
+ * One project's topic step on the writer's connection. Incremental: questions start in the topic
+ * they had in the previous step, new ones join or start topics. `force` (rebuild): compute even
+ * when nothing changed, from nothing (ids still follow the previous topics by Jaccard).
+ */
+export async function runTopicStep(
+  deps: TopicStepDeps, conn: DuckDBConnection, projectId: string, settings: TopicSettings, force = false,
+): Promise<TopicStepResult> {
+  const started = performance.now();
+  let peak = process.memoryUsage.rss();
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  };
+  const now = deps.clock.now();
+  const { from, to } = topicPeriod(now, settings.periodMs);
+  const p = { project: projectId, from: from.toISOString(), to: to.toISOString() };
+  const fp = (await all(conn, 'fingerprint', p))[0]!;
+  const fingerprint = createHash('sha256').update(JSON.stringify([
+    Number(fp.turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
+  ])).digest('hex').slice(0, 16);
+  const base = { projectId, turns: Number(fp.turns), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0 };
+  const record = async (r: Omit<TopicStepResult, 'durationMs' | 'peakRssBytes'>): Promise<TopicStepResult> => {
+    sample();
+    const out = { ...r, durationMs: performance.now() - started, peakRssBytes: peak };
+    await conn.run(...statement('insert-run', {
+      project: projectId, now: now.toISOString(), from: from.toISOString(), fingerprint, status: out.status, turns: out.turns,
+      questions: out.questions, skipped: out.questionsSkipped, topics: out.topics, kept: out.topicsKeptId, ms: out.durationMs, rss: out.peakRssBytes,
+    }));
+    return out;
+  };
+  if (!force && fp.last_fingerprint === fingerprint) return record({ ...base, status: 'unchanged' });
+
+  // Large inserts and aggregates in less memory: the step's row order does not matter (reset after).
+  await conn.run('SET preserve_insertion_order = false');
+  try {
+    await conn.run(...statement('gap-turns', p));
+    const counts = (await all(conn, 'question-count', {}))[0]!;
+    // Read as columns, not one object per question: up to maxQuestions of them.
+    const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap: settings.maxQuestions }))).getColumnsObjectJS();
+    sample();
+    // Incremental: questions start in their previous topic (a rebuild starts from nothing).
+    const previous = new Map<string, number>();
+    if (!force) {
+      const numbers = new Map<string, number>();
+      for (const r of await all(conn, 'previous', { project: projectId })) {
+        const id = String(r.topic_id);
+        if (!numbers.has(id)) numbers.set(id, numbers.size);
+        previous.set(String(r.qhash), numbers.get(id)!);
+      }
+    }
+    const questions: (Question & { example: string })[] = (cols.question ?? []).map((q, i) => ({
+      text: String(q), count: Number(cols.n![i]), example: String(cols.example![i]), previous: previous.get(String(cols.qhash![i])),
+    }));
+    const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
+    sample();
+
+    await conn.run('CREATE OR REPLACE TEMP TABLE topic_assign (question VARCHAR, cluster INTEGER, n BIGINT, example VARCHAR)');
+    const assign = await conn.createAppender('topic_assign');
+    questions.forEach((q, i) => {
+      assign.appendVarchar(q.text);
+      assign.appendInteger(clustering.topicOf[i]!);
+      assign.appendBigInt(BigInt(q.count));
+      assign.appendVarchar(q.example);
+      assign.endRow();
+    });
+    assign.closeSync();
+    await conn.run(sqlFile('topics/assign-keys.sql'));
+
+    // A topic's label: its most asked question (ties: the first by text), as first asked.
+    const labels = clustering.topics.map((t) => questions[t.members.reduce((a, b) => (isBefore(questions[b]!, questions[a]!) ? b : a))]!.example);
+    const ids = stableIds(clustering.topics.map((t, k) => ({ language: t.language, label: labels[k]! })),
+      (await all(conn, 'overlap', { project: projectId })).map((r) => ({
+        cluster: Number(r.cluster), topicId: String(r.topic_id), overlap: Number(r.overlap), clusterSize: Number(r.cluster_size), topicSize: Number(r.topic_size),
+      })));
+    await conn.run('CREATE OR REPLACE TEMP TABLE topic_ids (cluster INTEGER, topic_id VARCHAR, language VARCHAR, label VARCHAR, questions INTEGER)');
+    const idApp = await conn.createAppender('topic_ids');
+    clustering.topics.forEach((t, k) => {
+      idApp.appendInteger(k);
+      idApp.appendVarchar(ids.ids[k]!);
+      idApp.appendVarchar(t.language);
+      idApp.appendVarchar(labels[k]!);
+      idApp.appendInteger(t.members.length);
+      idApp.endRow();
+    });
+    idApp.closeSync();
+    sample();
+
+    const weekParams = {
+      ...p, now: now.toISOString(), week: new Date(now.getTime() - WEEK_MS).toISOString(), prev_week: new Date(now.getTime() - 2 * WEEK_MS).toISOString(),
+    };
+    return await inTransaction(conn, async () => {
+      await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
+      await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
+      await conn.run(...statement('write-members', { project: projectId }));
+      await script(conn, 'write-topics', weekParams);
+      return record({
+        ...base, status: 'computed', turns: Number(counts.turns), questions: questions.length,
+        questionsSkipped: Number(counts.questions) - questions.length, topics: clustering.topics.length, topicsKeptId: ids.kept,
+      });
+    });
+  } finally {
+    for (const t of ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex']) await conn.run(`DROP TABLE IF EXISTS ${t}`);
+    await conn.run('RESET preserve_insertion_order');
+  }
+}
+
+/** The order of examples in write-topics.sql: most asked, then by normalized text. */
+function isBefore(a: Question, b: Question): boolean {
+  return a.count > b.count || (a.count === b.count && a.text < b.text);
+}
+
+export interface Overlap {
+  cluster: number;
+  topicId: string;
+  overlap: number;
+  clusterSize: number;
+  topicSize: number;
+}
+
+/**
+ * Ids of the new clusters: the previous topic's id for the best matches by Jaccard (≥ MATCH_JACCARD,
+ * each old id once; ties by cluster, then id), else `t_` + a hash of language and label (made
+ * unique with a counter in the rare case of a clash).
+ */
+export function stableIds(clusters: readonly { language: string; label: string }[], overlaps: readonly Overlap[]): { ids: string[]; kept: number } {
+  const scored = overlaps
+    .map((o) => ({ ...o, jaccard: o.overlap / (o.clusterSize + o.topicSize - o.overlap) }))
+    .filter((o) => o.jaccard >= MATCH_JACCARD)
+    .sort((a, b) => b.jaccard - a.jaccard || a.cluster - b.cluster || (a.topicId < b.topicId ? -1 : 1));
+  const ids: (string | null)[] = clusters.map(() => null);
+  const used = new Set<string>();
+  let kept = 0;
+  for (const o of scored) {
+    if (ids[o.cluster] !== null || used.has(o.topicId)) continue;
+    ids[o.cluster] = o.topicId;
+    used.add(o.topicId);
+    kept++;
+  }
+  const out = clusters.map((c, k): string => {
+    const matched = ids[k];
+    if (matched) return matched;
+    const hash = createHash('sha256').update(`${c.language}\u0000${c.label.toLowerCase()}`).digest('hex');
+    let id = `t_${hash.slice(0, 12)}`;
+    for (let n = 2; used.has(id); n++) id = `t_${hash.slice(0, 12)}_${n}`;
+    used.add(id);
+    return id;
+  });
+  return { ids: out, kept };
+}

@@ -1,0 +1,35 @@
+// The topic step for every project of a run (sync's one hook, `docs-etl topics --rebuild`). A
+// project whose step fails keeps its previous topics: the failure is logged as a warning and the
+// run goes on (topics are derived data; the next run computes them again).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { messageOf } from '../../core/errors.js';
+import type { TopicSettings } from './topic-settings.js';
+import { runTopicStep, type TopicStepDeps, type TopicStepResult } from './topic-step.js';
+
+export interface TopicUpdate {
+  results: TopicStepResult[];
+  failed: { projectId: string; error: string }[];
+}
+
+export async function updateGapTopics(
+  deps: TopicStepDeps, conn: DuckDBConnection, projectIds: readonly string[], settings: TopicSettings, force = false,
+): Promise<TopicUpdate> {
+  const out: TopicUpdate = { results: [], failed: [] };
+  for (const projectId of projectIds) {
+    try {
+      const r = await runTopicStep(deps, conn, projectId, settings, force);
+      out.results.push(r);
+      deps.logger.info({
+        projectId, status: r.status, turns: r.turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics: r.topics,
+        topicsKeptId: r.topicsKeptId, ms: Math.round(r.durationMs), peakRssMb: Math.round(r.peakRssBytes / 1048576),
+      }, r.status === 'computed' ? 'gap topics computed' : 'gap topics unchanged');
+      if (r.questionsSkipped > 0) {
+        deps.logger.warn({ projectId, questionsSkipped: r.questionsSkipped, maxQuestions: settings.maxQuestions }, 'gap topics: the least asked questions were over the topicMaxQuestions cap and left out');
+      }
+    } catch (err) {
+      out.failed.push({ projectId, error: messageOf(err) });
+      deps.logger.warn({ projectId, err: messageOf(err) }, 'gap topics failed; the previous topics stay; the next run computes them again');
+    }
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+// The file format of one landed page (state/landing/<pipeline>/<project>/<seq>.json): everything
+// the merger needs, written once, atomically, before the next request (design rule 4).
+//
+//   { "v": 1, "project_id", "pipeline", "organization", "seq", "run_id", "fetched_at", "requests", "records", "quarantined",
+//     "window": { "id", "from", "to", "purpose", "key"? },   -- key: a keyed read's
+//     "request": { "cursor", "offset" },            -- what was sent for this page
+//     "next": { "cursor", "offset", "complete" },   -- where the window continues (complete: it ends here)
+//     "window_limit_ms",                            -- the stream's bisection hint when it was fetched
+//     "invalid": [{ "i", "error", "raw" }],         -- records that failed the contract (quarantined)
+//     "x": [{...} | null, ...],                     -- per record the merger reads: the fields the contract
+//                                                   -- does not name (null: none); aligned with the records
+//     "valid": [...],                               -- only when `invalid` is not empty: the valid records
+//     "repaired": true,                             -- the merge repaired the page (merge-rescue.ts): the
+//                                                   -- body keeps its page-level fields, not its records
+//     "stripped": true,                             -- landed with invalid records (strip-records.ts): the
+//                                                   -- body keeps its page-level fields, not its records
+//     "body": <the response body exactly as received> }
+//
+// The records the merger reads are `valid` when present, else the body's records; `x` is aligned
+// with them, so DuckDB zips the two lists in one unnest instead of looking extras up per record.
+import type { Purpose } from '../../core/window.js';
+
+export const LANDED_VERSION = 2;
+
+export interface LandedWindow {
+  /** Unique per window read (a restart after a rejected cursor keeps it). */
+  id: string;
+  from: string;
+  to: string;
+  purpose: Purpose;
+  /** A keyed read's key (absent for windows of time). */
+  key?: string;
+}
+
+export interface LandedMeta {
+  v: number;
+  project_id: string;
+  pipeline: string;
+  /** Key fingerprint of the organization (never the key). */
+  organization: string;
+  seq: number;
+  run_id: string;
+  fetched_at: string;
+  requests: number;
+  /** Records in the body, and how many of them failed the contract. */
+  records: number;
+  quarantined: number;
+  window: LandedWindow;
+  /** `filter`: the split filters of a split request. */
+  request: { cursor: string | null; offset: number | null; filter?: Record<string, string> };
+  /** `truncated`: the API had more than this window read (a page cap, or a split that stayed full). */
+  next: { cursor: string | null; offset: number | null; complete: boolean; truncated?: boolean };
+  window_limit_ms: number | null;
+}
+
+export interface InvalidRecord {
+  i: number;
+  error: string;
+  raw: unknown;
+}
+
+export interface LandedPage extends LandedMeta {
+  invalid: InvalidRecord[];
+  /** Per record the merger reads: the fields the contract does not name, or null. */
+  x: (Record<string, unknown> | null)[];
+  valid?: unknown[];
+  /** Set when the merge repaired the page (merge-rescue.ts): the body's records were moved to `valid` and `invalid`. */
+  repaired?: true;
+  /** Set when the page was landed with invalid records (strip-records.ts): its records are in `valid` and `invalid` only. */
+  stripped?: true;
+}
+
+/**
+ * The file's text: the metadata as JSON, then the body spliced in verbatim. The body was parsed
+ * as JSON before (it is a valid JSON text), so the whole file is one JSON object.
+ */
+export function serializeLanded(page: LandedPage, body: string): string {
+  const head = JSON.stringify(page);
+  return `${head.slice(0, -1)},"body":${body}}\n`;
+}
+
+/**
+ * A landed file's text split back into its parsed metadata and its body exactly as received (the
+ * body is never serialised again: a hostile one may be too deep for JSON.stringify).
+ */
+export function splitLanded(text: string): { page: LandedPage; body: string } {
+  const parsed = JSON.parse(text) as LandedPage & { body?: unknown };
+  const { body: _b, ...page } = parsed;
+  const prefix = `${JSON.stringify(page).slice(0, -1)},"body":`;
+  const end = text.trimEnd();
+  if (!text.startsWith(prefix) || !end.endsWith('}')) throw new Error('not a landed page written by docs-etl');
+  return { page, body: end.slice(prefix.length, -1) };
+}
+
+/** The metadata of a landed file (the body and record lists are dropped). */
+export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
+  const { invalid: _i, x: _x, valid: _v, body: _b, repaired: _r, stripped: _s, ...meta } = parsed;
+  return meta;
+}

@@ -1,0 +1,151 @@
+// Publishing the read surface (issue 20): after a run, readers get a new consistent version of
+// every table and view at a cost proportional to what the run changed, not to the history.
+//   readSurface "catalog" (default): the changed segments of the Parquet-backed tables are written
+//     as new immutable files, the other tables each as one file rewritten only when its content
+//     changed (src/sync/publish/surface-native.ts), and a new small catalog file of views is
+//     written under a temporary name and renamed over read_path (src/sync/publish/catalog.ts). Files a
+//     new catalog no longer names are retired and deleted once `graceMs` has passed since, so a
+//     reader holding an older catalog keeps a consistent old snapshot meanwhile (after that, an
+//     I/O error on the deleted file, never wrong data).
+//   readSurface "copy": the whole warehouse file is copied (src/sync/publish/snapshot.ts): native speed
+//     for readers, a publish that grows with the warehouse.
+// Only the writer process publishes, between merges (under the writer lock), so there is never a
+// second publisher: files under the parts folder that no published catalog names are leftovers
+// of an interrupted publish and are deleted.
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { commitFile } from '../../core/atomic-file.js';
+import { partitionId, type PartitionEntry } from './segment-signatures.js';
+import { readCatalogManifest, readTableColumns, writeCatalog } from './catalog.js';
+import { publishSnapshot, type Published } from './snapshot.js';
+import {
+  fileSize, listSurfaceFiles, newToken, readSurfaceDir, removeSurfaceFile, segmentFile, surfacePath, writeSegmentFile,
+} from './surface-files.js';
+import { emptyManifest, filesOf, parseManifest, type SurfaceManifest } from './surface-manifest.js';
+import { planSegments, segmentSignatures } from './surface-plan.js';
+import { readDaySignatures } from './surface-days.js';
+import { surfacePartitionedTables } from './surface-tables.js';
+import { publishNativeTables } from './surface-native.js';
+
+export const READ_SURFACES = ['catalog', 'copy'] as const;
+export type ReadSurface = (typeof READ_SURFACES)[number];
+export const DEFAULT_READ_SURFACE: ReadSurface = 'catalog';
+/** How long a file a newer catalog no longer names is kept for readers holding an older one. */
+export const DEFAULT_READ_GRACE_MS = 24 * 3_600_000;
+
+export interface PublishSettings {
+  readPath: string;
+  readSurface: ReadSurface;
+  readGraceMs: number;
+}
+
+/**
+ * Publishes the read path. `full`: recompute every day's signature (after a run that deleted rows:
+ * reset, rebuild); a sync recomputes only the days its merges touched (src/sync/publish/surface-days.ts).
+ */
+export async function publishRead(conn: DuckDBConnection, warehouse: string, s: PublishSettings, now: Date, full = false): Promise<Published> {
+  if (s.readSurface === 'copy') return publishSnapshot(conn, warehouse, s.readPath);
+  // The files' row order means nothing (readers get sets; views order what they return): without
+  // it, DuckDB's COPY writes each thread's rows as they come instead of holding out-of-order chunks
+  // in memory, which ran a full publish of 1M turns out of memory at memory_limit 64MB.
+  await conn.run('SET preserve_insertion_order = false');
+  try {
+    return await publishCatalog(conn, s, now, full);
+  } finally {
+    await conn.run('RESET preserve_insertion_order');
+  }
+}
+
+export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date, full = false): Promise<Published> {
+  const started = performance.now();
+  const partsDir = readSurfaceDir(s.readPath);
+  mkdirSync(partsDir, { recursive: true });
+  const stored = parseManifest(await readCatalogManifest(conn, s.readPath));
+  const previous = stored ?? emptyManifest();
+  const tables = surfacePartitionedTables();
+  const columns = await readTableColumns(conn);
+  const schemaHash = createHash('sha256').update(JSON.stringify(tables.map((t) => [t.name, columns.get(t.name)]))).digest('hex');
+  const dayState = await readDaySignatures(conn, stored, full, now);
+  const segments = segmentSignatures(dayState.days, now, schemaHash);
+  const plan = planSegments({ segments, previous: previous.segments, fileSize: (rel) => fileSize(partsDir, rel) });
+
+  const token = newToken();
+  const before = new Map(previous.segments.map((e) => [partitionId(e), e]));
+  const next: PartitionEntry[] = [...plan.keep];
+  const retiring = plan.remove.flatMap(entryFiles);
+  let bytes = 0;
+  let written = 0;
+  for (const { partition: p } of plan.write) {
+    const old = before.get(partitionId(p));
+    if (old) retiring.push(...entryFiles(old));
+    const entry: PartitionEntry = {
+      projectId: p.projectId, date: p.date, signature: p.signature, rows: 0, sourceRows: 0,
+      maxUpdatedAt: p.maxUpdatedAt, files: {}, bytes: {}, exportedAt: now.toISOString(),
+    };
+    for (const t of tables) {
+      if ((t.name === 'conversations' ? p.rows : p.sourceRows) === 0) continue;
+      const rel = segmentFile(t.name, p.projectId, p.date, token);
+      const f = await writeSegmentFile(conn, partsDir, t, p.projectId, p.date, rel, token);
+      entry.files[t.name] = rel;
+      entry.bytes![t.name] = f.bytes;
+      if (t.name === 'conversations') entry.rows = f.rows;
+      else entry.sourceRows = f.rows;
+      bytes += f.bytes;
+      written++;
+    }
+    next.push(entry);
+  }
+
+  // The other tables: one file each, written again only when its content signature changed.
+  const partitioned = new Set<string>(tables.map((t) => t.name));
+  const native = await publishNativeTables(conn, {
+    partsDir, token, previous: previous.tables ?? [], fileSize: (rel) => fileSize(partsDir, rel),
+    tables: new Map([...columns].filter(([name]) => !partitioned.has(name))),
+  });
+  retiring.push(...native.retiring);
+  bytes += native.bytes;
+  written += native.written;
+
+  // Retired files: kept while a reader may hold a catalog naming them, then deleted.
+  const retired = [...previous.retired, ...retiring.map((file) => ({ file, retiredAt: now.toISOString() }))];
+  const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
+  const manifest: SurfaceManifest = {
+    ...emptyManifest(), days: dayState.days, watermark: dayState.watermark, migrations: dayState.migrations, fullDay: dayState.fullDay,
+    segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries,
+  };
+  const parquet = new Map(tables.map((t) => [t.name as string, next.flatMap((e) => {
+    const rel = e.files[t.name];
+    return rel === undefined ? [] : [surfacePath(partsDir, rel)];
+  })]));
+  for (const e of native.entries) parquet.set(e.table, e.file === null ? [] : [surfacePath(partsDir, e.file)]);
+
+  const tmp = join(dirname(s.readPath), `.${basename(s.readPath)}.${token}.tmp`);
+  try {
+    await writeCatalog(conn, { path: tmp, columns, parquet, manifest: JSON.stringify(manifest) });
+    commitFile(tmp, s.readPath);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.wal`, { force: true });
+    throw err;
+  }
+  bytes += statSync(s.readPath).size;
+
+  // Only now that the new catalog is in place: delete expired files and leftovers no catalog names.
+  const named = new Set([...filesOf(manifest).current, ...filesOf(manifest).retired]);
+  let deleted = 0;
+  for (const rel of listSurfaceFiles(partsDir)) {
+    if (named.has(rel)) continue;
+    removeSurfaceFile(partsDir, rel);
+    deleted++;
+  }
+  return {
+    path: s.readPath, bytes, ms: performance.now() - started,
+    files: { written, deleted, current: filesOf(manifest).current.length, retired: manifest.retired.length },
+  };
+}
+
+function entryFiles(e: PartitionEntry): string[] {
+  return Object.values(e.files).filter((f): f is string => f !== undefined);
+}

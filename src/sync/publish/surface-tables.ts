@@ -1,0 +1,27 @@
+// Which warehouse tables the read surface keeps as immutable Parquet partitions, and how they are
+// partitioned. This is the ONE list: the assistant's turns and their sources, partitioned by
+// project and UTC day of occurred_at, whose per-(project, day) signatures
+// src/sync/publish/segment-signatures.ts computes. Next step: read the pipelines' lake declarations
+// (src/sync/pipeline/lake-table.ts) here instead. Every other table of the warehouse is copied natively
+// into the catalog on each publish (docs/performance.md has the cost).
+const PARTITIONED_TABLES = ['conversations', 'sources'] as const;
+type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+
+export interface SurfaceTable {
+  name: PartitionedTable;
+  /** Columns of the partition key: the project, and the instant whose UTC day (or month) is the partition. */
+  projectColumn: 'project_id';
+  timeColumn: 'occurred_at';
+}
+
+export function surfacePartitionedTables(): readonly SurfaceTable[] {
+  return PARTITIONED_TABLES.map((name) => ({ name, projectColumn: 'project_id', timeColumn: 'occurred_at' }));
+}
+
+/**
+ * Rows per Parquet row group of the read surface's files (a multiple of DuckDB's 2,048-row vector,
+ * which the writer rounds to). The writer buffers one row group uncompressed, so this bounds the
+ * publish's memory however large a day grows: at 1M turns a full publish peaked at 354 MB alone
+ * with DuckDB's default of 122,880 rows, 291 MB with this (docs/performance.md, Memory).
+ */
+export const SEGMENT_ROW_GROUP_ROWS = 20_480;

@@ -1,0 +1,95 @@
+// `docs-etl reset --project P`: forget a project (its rows, quarantine, coverage, checkpoint and
+// landed pages; the run history stays), or with --from, read it again from that date on (the
+// coverage after it is dropped, so the next sync backfills it; stored rows stay and are updated).
+import type { Clock } from '../../core/clock.js';
+import { UsageError } from '../../core/errors.js';
+import type { CoverageInterval } from '../../core/intervals.js';
+import { LandingZone } from '../land/landing-zone.js';
+import { readCoverage, writeCoverage } from '../load/coverage-store.js';
+import { inTransaction, openWarehouse } from '../load/warehouse.js';
+import { acquireWriterLock } from '../load/writer-lock.js';
+import type { LocalConfig } from '../../config/sync-config.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { publishRead } from '../publish/read-surface.js';
+
+export interface ResetRequest {
+  projectId: string;
+  pipelines: readonly PipelineDefinition[];
+  /** null: forget the project; a date: read it again from there. */
+  from: Date | null;
+}
+
+export interface ResetEffect {
+  pipeline: string;
+  rows: number;
+  coverageMs: number;
+  landedPages: number;
+}
+
+/** What a reset would touch (for the confirmation), without changing anything. */
+export async function describeReset(cfg: LocalConfig, r: ResetRequest): Promise<ResetEffect[]> {
+  return withWarehouse(cfg, 'docs-etl reset', null, async (conn, zone) => {
+    const out: ResetEffect[] = [];
+    for (const p of r.pipelines) {
+      const table = p.tables[0]!;
+      const rows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table} WHERE project_id = $p`, { p: r.projectId })).getRows()[0]![0]);
+      const map = await readCoverage(conn, r.projectId, p.name);
+      out.push({
+        pipeline: p.name, rows, landedPages: zone.list({ projectId: r.projectId, pipeline: p.name }).length,
+        coverageMs: cut(map, r.from).dropped,
+      });
+    }
+    if (out.every((e) => e.rows === 0 && e.coverageMs === 0 && e.landedPages === 0)) {
+      throw new UsageError(`project "${r.projectId}" has nothing in ${cfg.warehouse} to reset`);
+    }
+    return out;
+  });
+}
+
+export async function runReset(deps: { clock: Clock }, cfg: LocalConfig, r: ResetRequest): Promise<void> {
+  await withWarehouse(cfg, 'docs-etl reset', deps.clock, async (conn, zone) => {
+    await inTransaction(conn, async () => {
+      for (const p of r.pipelines) {
+        const map = await readCoverage(conn, r.projectId, p.name);
+        if (r.from === null) {
+          for (const t of p.tables) await conn.run(`DELETE FROM ${t} WHERE project_id = $p`, { p: r.projectId });
+          const where = 'WHERE project_id = $p AND pipeline = $pl';
+          for (const t of ['coverage', 'sync_state', 'sync_windows']) await conn.run(`DELETE FROM ${t} ${where}`, { p: r.projectId, pl: p.name });
+          await conn.run('DELETE FROM quarantine WHERE project_id = $p AND coalesce(pipeline, $pl) = $pl', { p: r.projectId, pl: p.name });
+        } else {
+          await writeCoverage(conn, r.projectId, p.name, cut(map, r.from).kept);
+          // An open window reaching past the date is read again from its start by the planner's new windows.
+          await conn.run(`UPDATE sync_state SET window_from = NULL, window_to = NULL, window_id = NULL, window_purpose = NULL, cursor = NULL,
+            "offset" = NULL, pages = 0, rows = 0, window_new = 0, window_changed = 0, high_water = CAST($hw AS TIMESTAMPTZ)
+            WHERE project_id = $p AND pipeline = $pl AND (window_to > CAST($from AS TIMESTAMPTZ) OR high_water > CAST($from AS TIMESTAMPTZ))`,
+          { p: r.projectId, pl: p.name, from: r.from.toISOString(), hw: r.from.toISOString() });
+        }
+      }
+    });
+    if (r.from === null) for (const p of r.pipelines) zone.forget({ projectId: r.projectId, pipeline: p.name });
+  });
+}
+
+async function withWarehouse<T>(
+  cfg: LocalConfig, command: string, clock: Clock | null,
+  fn: (conn: Awaited<ReturnType<typeof openWarehouse>>['conn'], zone: LandingZone) => Promise<T>,
+): Promise<T> {
+  const lock = clock ? acquireWriterLock(cfg.warehouse, command, clock.now()) : null;
+  const wh = await openWarehouse(cfg.warehouse, { ...cfg.duckdb, readPath: cfg.readPath, readOnly: !clock });
+  try {
+    const out = await fn(wh.conn, new LandingZone(cfg.landingDir));
+    if (clock) await publishRead(wh.conn, wh.path, cfg, clock.now(), true);
+    return out;
+  } finally {
+    wh.close();
+    lock?.release();
+  }
+}
+
+/** The coverage before `from` (kept) and how much event time after it is dropped (null: all). */
+function cut(map: readonly CoverageInterval[], from: Date | null): { kept: CoverageInterval[]; dropped: number } {
+  const at = from?.getTime() ?? -Infinity;
+  const kept = map.filter((iv) => iv.from < at).map((iv) => (iv.to > at ? { ...iv, to: at, rows: null, settled: iv.settled } : iv));
+  const span = (m: readonly CoverageInterval[]) => m.reduce((n, iv) => n + (iv.to - iv.from), 0);
+  return { kept, dropped: span(map) - span(kept) };
+}

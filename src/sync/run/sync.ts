@@ -1,0 +1,226 @@
+// `docs-etl sync`: one run over every configured project and pipeline (design: Data flow).
+//   1. take the writer lock, open the warehouse (migrations), mark runs a dead process left;
+//   2. merge what earlier runs landed but did not merge (a crash), so the state is current;
+//   3. per organization (in parallel; projects of one organization share its budget): plan all of
+//      its streams as one and read the selected windows, landing each page; the merger merges
+//      landed pages in batches meanwhile;
+//   4. wait for the merger, close the runs, publish the read snapshot.
+import { existsSync } from 'node:fs';
+import pLimit from 'p-limit';
+import { PIPELINES } from '../../../pipelines/index.js';
+import { createAnalyticsClient } from '../api/analytics-client.js';
+import { createBudget, type RequestBudget } from '../api/budget.js';
+import { openBudgetBackend } from '../api/open-budget-store.js';
+import type { RetryPolicy } from '../api/retry.js';
+import type { Clock } from '../../core/clock.js';
+import { EXIT, UsageError, messageOf } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { SyncConfig } from '../../config/sync-config.js';
+import { LandingZone } from '../land/landing-zone.js';
+import { Merger } from '../load/merger.js';
+import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
+import { pageCapFor } from '../load/mergeable-page.js';
+import { openWarehouse, type Warehouse } from '../load/warehouse.js';
+import { Writer } from '../load/writer.js';
+import { acquireWriterLock } from '../load/writer-lock.js';
+import type { OrgPlan } from '../plan/org-plan.js';
+import type { PipelineDefinition } from '../pipeline/definition.js';
+import { publishRead } from '../publish/read-surface.js';
+import type { Published } from '../publish/snapshot.js';
+import { loadStreams } from './load-streams.js';
+import { planOrganization } from '../plan/plan-organization.js';
+import { runOrg, type OrgStream } from './run-org.js';
+import { spanOf, type ProjectRunSummary } from './summary.js';
+import { upsertProjects } from '../load/projects.js';
+import { updateGapTopics, type TopicUpdate } from '../../outputs/topics/update-topics.js';
+import { namingMemoryLimit } from '../load/out-of-memory.js';
+
+export interface SyncDeps {
+  clock: Clock;
+  logger: Logger;
+  signal?: AbortSignal;
+  retry?: RetryPolicy;
+  onPage?: (p: ProjectRunSummary, budget: RequestBudget) => void;
+  /** Plan only: the windows each organization would read; no analytics request, no write. */
+  dryRun?: boolean;
+}
+
+export interface SyncResult {
+  runs: ProjectRunSummary[];
+  exitCode: number;
+  /** Per organization, what was planned (dry runs return only this). */
+  plans: { organization: string; plan: OrgPlan; available: number }[];
+  published: Published | null;
+  /** The gap topic step of each project (null: not run, a dry or stopped run). */
+  topics: TopicUpdate | null;
+  /**
+   * Time split of the run, ms: recovery merge; the fetch phase (wall, merges overlapping); within
+   * it, validating and landing pages; the merger's busy time; waiting for the last merges after the
+   * fetch ended; publishing the read snapshot.
+   */
+  timing: { recoverMs: number; fetchMs: number; validateMs: number; landMs: number; mergeMs: number; drainMs: number; publishMs: number };
+}
+
+export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readonly PipelineDefinition[] = PIPELINES): Promise<SyncResult> {
+  const selected = selectPipelines(pipelines, cfg.pipelines);
+  for (const w of cfg.warnings) deps.logger.warn(w);
+  // Before anything else: a configured Redis budget that cannot be used stops the run here (exit 1).
+  const budgets = await openBudgetBackend(
+    { url: cfg.budgetUrl, source: cfg.budgetSource, dir: cfg.budgetDir, legacyDir: cfg.legacyBudgetDir, onWarning: (m) => deps.logger.warn(m) }, deps.clock);
+  let lock: ReturnType<typeof acquireWriterLock> | null;
+  try {
+    lock = deps.dryRun ? null : acquireWriterLock(cfg.warehouse, 'docs-etl sync', deps.clock.now());
+  } catch (err) {
+    await budgets.close();
+    throw err;
+  }
+  // A page the merge could not load at the memory limit is refused at fetch (mergeable-page.ts).
+  const pageCap = pageCapFor(cfg.maxPageBytes, cfg.duckdb.memoryLimit);
+  let wh: Warehouse | undefined;
+  try {
+    // A dry run writes nothing: it plans from the warehouse read-only (or from nothing, before the first run).
+    wh = deps.dryRun
+      ? await openWarehouse(existsSync(cfg.warehouse) ? cfg.warehouse : ':memory:', { readOnly: existsSync(cfg.warehouse), readPath: cfg.readPath })
+      : await openWarehouse(cfg.warehouse, { memoryLimit: cfg.duckdb.memoryLimit, threads: cfg.duckdb.threads, readPath: cfg.readPath });
+    const writer = new Writer(wh.conn);
+    const reader = await wh.connect();
+    const zone = new LandingZone(cfg.landingDir, ({ path, reason, dropped }) =>
+      deps.logger.warn({ path, reason, dropped }, 'a landed page does not parse: dropped with the pages after it; they are read again from the page before it'));
+    const timing = { recoverMs: 0, fetchMs: 0, validateMs: 0, landMs: 0, mergeMs: 0, drainMs: 0, publishMs: 0 };
+    const summaries = new Map<string, ProjectRunSummary>();
+    const merger = new Merger({
+      writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
+      maxBatchRows: cfg.mergeBatchRows,
+      memoryLimit: cfg.duckdb.memoryLimit,
+      rereads: cfg.plan.rereads,
+      onMerged: (batch) => {
+        for (const [runId, c] of batch.runs) {
+          const s = summaries.get(runId);
+          if (s) {
+            s.upserted += c.rows;
+            s.quarantined += c.quarantined;
+          }
+        }
+        // A long run (a backfill) publishes between batches too, at most every publishInterval,
+        // so readers see its progress; each publish is of whole merged batches. The interval is
+        // measured on the run's clock (deps.clock), like every other time of the sync.
+        const nowMs = deps.clock.now().getTime();
+        if (wh && nowMs - lastPublish >= cfg.publishIntervalMs) {
+          lastPublish = nowMs;
+          const at = wh.path;
+          void writer.run((c) => publishRead(c, at, cfg, deps.clock.now())).then(
+            (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
+            (err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'publishing the read snapshot failed; the next publish retries'),
+          );
+        }
+      },
+    });
+    let lastPublish = deps.clock.now().getTime();
+    if (!deps.dryRun) {
+      await writer.run(async (c) => {
+        await interruptStaleRuns(c, deps.clock.now());
+        await upsertProjects(c, cfg.projects, deps.clock.now());
+      });
+      const t = performance.now();
+      const failed = await merger.recover();
+      if (failed) deps.logger.error({ err: failed }, 'recovery merge failed');
+      timing.recoverMs = performance.now() - t;
+    }
+
+    const byOrg = new Map<string, SyncConfig['projects']>();
+    for (const p of cfg.projects) byOrg.set(p.organization, [...(byOrg.get(p.organization) ?? []), p]);
+    const plans: SyncResult['plans'] = [];
+    const fetchStarted = performance.now();
+    const perOrg = await Promise.all([...byOrg].map(([organization, projects]) => pLimit(4)(async () => {
+      const budget = createBudget({
+        store: budgets.store(organization, (file, reason) =>
+          deps.logger.warn({ file, reason }, 'request log was damaged: starting a fresh one (429s from the server still hold the budget)')),
+        rate: cfg.rate, clock: deps.clock, maxWaitMs: cfg.maxWaitMs, requestTimeoutMs: cfg.requestTimeoutMs,
+        onWait: (ms) => deps.logger.info({ organization, waitMs: ms }, 'waiting for rate budget'),
+      });
+      const streams: OrgStream[] = await loadStreams(reader, zone, projects.flatMap((p) => selected.map((pipeline) => ({
+        project: p, pipeline,
+        client: createAnalyticsClient({
+          baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
+          timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: pageCap.bytes, maxBodyName: pageCap.name,
+        }),
+      }))), deps.clock.now(), merger);
+      await budget.refresh();
+      const now = deps.clock.now();
+      const available = budget.available(cfg.maxWaitMs);
+      const plan = planOrganization(streams, { ...cfg.plan, lookbackMs: cfg.lookbackMs ?? undefined }, now, available);
+      plans.push({ organization, plan, available });
+      if (deps.dryRun) return [];
+      return runOrg({
+        zone, budget, clock: deps.clock, logger: deps.logger, signal: deps.signal, timing,
+        onLanded: (f) => merger.enqueue(f),
+        available: () => budget.available(cfg.maxWaitMs) - plan.reserve,
+        windowPages: cfg.plan.windowPages,
+        mergeFailed: (pipeline, projectId) => merger.isFailed(pipeline, projectId),
+        startRun: async (s) => {
+          summaries.set(s.runId, s);
+          const project = projects.find((p) => p.projectId === s.projectId)!;
+          await writer.run(async (c) => {
+            await registerStream(c, { projectId: s.projectId, pipeline: s.pipeline, organization, backfillFrom: project.backfillFrom, now: deps.clock.now() });
+            await startRun(c, { runId: s.runId, projectId: s.projectId, pipeline: s.pipeline, now: deps.clock.now() });
+          });
+        },
+        onPage: (s) => deps.onPage?.(s, budget),
+      }, streams, plan);
+    })));
+    timing.fetchMs = performance.now() - fetchStarted;
+    const runs = perOrg.flat();
+    if (deps.dryRun) return { runs, exitCode: EXIT.ok, plans, published: null, topics: null, timing };
+
+    const drainStarted = performance.now();
+    try {
+      await merger.drain();
+    } catch (err) {
+      for (const r of runs) {
+        if (merger.isFailed(r.pipeline, r.projectId) && r.status !== 'failed') {
+          r.status = 'failed';
+          r.error = messageOf(err);
+          r.cause = err;
+        }
+        // An out-of-memory names the setting to raise, whatever stopped the stream's reading first.
+        const oom = merger.outOfMemory(r.pipeline, r.projectId);
+        if (oom) Object.assign(r, { status: 'failed', error: oom, cause: err });
+      }
+    }
+    timing.drainMs = performance.now() - drainStarted;
+    timing.mergeMs = merger.stats.ms;
+    for (const r of runs) {
+      await writer.run((c) => finishRun(c, { runId: r.runId, status: r.status, error: r.error, requests: r.requests, span: spanOf(r), now: deps.clock.now() }));
+    }
+    let published: Published | null = null;
+    let topics: TopicUpdate | null = null;
+    if (!deps.signal?.aborted) {
+      // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
+      const limit = cfg.duckdb.memoryLimit;
+      topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics)));
+      published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) => publishRead(c, wh!.path, cfg, deps.clock.now())));
+      timing.publishMs = published.ms;
+    }
+    if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
+    return { runs, exitCode: exitCodeOf(runs), plans, published, topics, timing };
+  } finally {
+    wh?.close();
+    lock?.release();
+    await budgets.close();
+  }
+}
+
+/** The pipelines named, or by default every pipeline but the opt-in ones. */
+export function selectPipelines(all: readonly PipelineDefinition[], names: string[] | null): PipelineDefinition[] {
+  if (!names) return all.filter((p) => !p.optIn);
+  const unknown = names.filter((n) => !all.some((p) => p.name === n));
+  if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.map((n) => `"${n}"`).join(', ')}: choose from ${all.map((p) => p.name).join(', ')}`);
+  return all.filter((p) => names.includes(p.name));
+}
+
+function exitCodeOf(runs: ProjectRunSummary[]): number {
+  if (runs.some((r) => r.status === 'failed')) return EXIT.failed;
+  if (runs.some((r) => r.status === 'budget_exhausted')) return EXIT.budget;
+  return EXIT.ok;
+}
+

@@ -1,0 +1,162 @@
+// Every user table of the warehouse reaches the lake: a sync of every pipeline (threads too) and a
+// static export against the sandbox over real HTTP into a real DuckDB file, then the lake exported
+// to a local folder and to an S3-compatible server (s3rver on 127.0.0.1). For each table the lake's
+// files (read back by DuckDB, local and downloaded) hold as many rows as the warehouse, the
+// manifest names each file once and only files that exist, and an export with no change uploads
+// nothing.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PIPELINES } from '../../pipelines/index.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { defaultSyncConfig } from '../../src/config/sync-config.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { keyFingerprint } from '../../src/core/secrets.js';
+import { exportLake } from '../../src/outputs/lake/export-lake.js';
+import type { Manifest } from '../../src/outputs/lake/manifest.js';
+import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { runSync } from '../../src/sync/run/sync.js';
+import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { runStaticExport } from '../../src/static-export/run.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { keyIn, startS3, type TestS3 } from '../helpers/s3.js';
+import { tempDir } from '../helpers/tmp.js';
+import { readFileSync } from 'node:fs';
+
+const KEY = 'mint_lake_every_table_key_01';
+const PROJECTS = ['alpha', 'beta'];
+const NOW = Date.parse('2026-03-11T15:30:00Z');
+/** The tool's own state, not user data: never in the lake. */
+const INTERNAL = new Set(['schema_migrations', 'sync_state']);
+
+const clock = new FakeClock(NOW);
+let sb: Sandbox;
+let s3: TestS3;
+let tmp: ReturnType<typeof tempDir>;
+let warehouse: string;
+/** Warehouse row count per user table. */
+const counts = new Map<string, number>();
+
+beforeAll(async () => {
+  tmp = tempDir('docs-etl-lake-all-');
+  warehouse = join(tmp.dir, 'w.duckdb');
+  sb = await startSandbox(defaultSandboxOptions({
+    apiKeys: [KEY], projects: PROJECTS, conversations: 300, historyDays: 5, seed: 2401, malformedRate: 0.02, clock,
+    site: { pages: 60, feedbackPerDay: 40, searchesPerDay: 300, viewsPerDay: 2000 },
+    staticExport: { ...defaultSandboxOptions().staticExport, jobDurationMs: 2000, pagesPerSite: 12 },
+  }));
+  const cfg = defaultSyncConfig(warehouse, PROJECTS.map((projectId) => ({
+    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date(NOW - 6 * 86_400_000),
+  })), { rate: { limit: 100_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget'), pipelines: PIPELINES.map((p) => p.name) });
+  // Threads are read by key from stored unanswered turns: the second run reads them.
+  for (let i = 0; i < 2; i++) {
+    const r = await runSync({ clock, logger: silentLogger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
+    expect(r.exitCode).toBe(0);
+  }
+  await runStaticExport(
+    { domain: 'docs.example.com', outDir: join(tmp.dir, 'exports'), warehousePath: warehouse, timeoutMs: 120_000, pollIntervalMs: 500, keep: 2 },
+    { baseUrl: sb.url, apiKey: KEY, clock, logger: silentLogger, retry: { attempts: 4, baseMs: 10, maxMs: 50 }, random: () => 0.5 },
+  );
+  const wh = await openWarehouse(warehouse);
+  try {
+    const tables = (await wh.conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE'`))
+      .getRows().map((row) => String(row[0])).filter((t) => !INTERNAL.has(t));
+    for (const t of tables) counts.set(t, Number((await wh.conn.runAndReadAll(`SELECT count(*) FROM "${t}"`)).getRows()[0]![0]));
+  } finally {
+    wh.close();
+  }
+  s3 = await startS3(join(tmp.dir, 's3'));
+}, 120_000);
+
+afterAll(async () => {
+  await s3?.close();
+  await sb?.close();
+  tmp?.cleanup();
+});
+
+async function exportTo(outDir: string, env: NodeJS.ProcessEnv = {}) {
+  const wh = await openWarehouse(warehouse, { readOnly: true });
+  try {
+    return await exportLake({ conn: wh.conn, logger: silentLogger, clock, tables: LAKE_TABLES, env }, { outDir });
+  } finally {
+    wh.close();
+  }
+}
+
+/** Rows per table of the files a manifest names, read by DuckDB from local copies. */
+async function lakeCounts(manifest: Manifest, fileOf: (key: string) => string): Promise<Map<string, number>> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const out = new Map<string, number>();
+  for (const e of manifest.files) {
+    const n = Number((await conn.runAndReadAll('SELECT count(*) FROM read_parquet($f)', { f: fileOf(e.key) })).getRows()[0]![0]);
+    expect(n, e.key).toBe(e.rows);
+    out.set(e.table, (out.get(e.table) ?? 0) + n);
+  }
+  conn.closeSync();
+  return out;
+}
+
+function expectManifestSane(m: Manifest, existing: ReadonlySet<string>) {
+  const keys = m.files.map((e) => e.key);
+  expect(new Set(keys).size, 'no file listed twice').toBe(keys.length);
+  for (const k of keys) expect(existing.has(k), `${k} exists`).toBe(true);
+  const parts = m.files.map((e) => JSON.stringify([e.table, e.partition]));
+  expect(new Set(parts).size, 'one file per partition').toBe(parts.length);
+}
+
+describe('every user table in the lake', () => {
+  it('the warehouse has data in every user table (else the comparison proves little)', () => {
+    expect([...counts.keys()].sort()).toEqual(LAKE_TABLES.map((t) => t.name).sort());
+    for (const [t, n] of counts) expect(n, t).toBeGreaterThan(0);
+  });
+
+  it('a local lake: same row count per table as the warehouse, hive-partitioned as declared', async () => {
+    const lake = join(tmp.dir, 'lake');
+    const s = await exportTo(lake);
+    expect(s.files.written).toBeGreaterThan(counts.size);
+    const manifest = JSON.parse(readFileSync(join(lake, '_docs_etl', 'manifest.json'), 'utf8')) as Manifest;
+    const existing = new Set(manifest.files.map((e) => e.key).filter((k) => { try { readFileSync(keyIn(lake, k)); return true; } catch { return false; } }));
+    expectManifestSane(manifest, existing);
+    expect(Object.fromEntries(await lakeCounts(manifest, (k) => keyIn(lake, k)))).toEqual(Object.fromEntries(counts));
+    // Readers glob the documented layout with hive partitioning.
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    for (const t of LAKE_TABLES) {
+      const glob = `${lake}/${t.name}/**/*.parquet`;
+      const n = Number((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet($g, hive_partitioning = ${t.layout.by === 'none' ? 'false' : 'true'})`, { g: glob })).getRows()[0]![0]);
+      expect(n, t.name).toBe(counts.get(t.name));
+    }
+    const byDay = await conn.runAndReadAll(`SELECT count(DISTINCT date) FROM read_parquet($g, hive_partitioning = true) WHERE project_id = 'alpha'`, { g: `${lake}/page_views_daily/**/*.parquet` });
+    expect(Number(byDay.getRows()[0]![0])).toBeGreaterThan(1);
+    conn.closeSync();
+  });
+
+  it('an S3 lake: same row count per table; the manifest names every object once; no change uploads nothing', async () => {
+    const url = `s3://${s3.bucket}/team/lake`;
+    const s = await exportTo(url, s3.env);
+    expect(s.outDir).toBe(url);
+    const objects = await s3.list('team/lake/');
+    const manifest = JSON.parse(await s3.getText('team/lake/_docs_etl/manifest.json')) as Manifest;
+    const existing = new Set([...objects.keys()].map((k) => k.slice('team/lake/'.length)));
+    expectManifestSane(manifest, existing);
+    const data = [...existing].filter((k) => k.endsWith('.parquet'));
+    expect(data.sort(), 'no object that the manifest does not name').toEqual(manifest.files.map((e) => e.key).sort());
+    const local = join(tmp.dir, 'download');
+    for (const e of manifest.files) {
+      mkdirSync(join(local, e.key, '..'), { recursive: true });
+      await s3.download(`team/lake/${e.key}`, keyIn(local, e.key));
+      expect(objects.get(`team/lake/${e.key}`)!.bytes, e.key).toBe(e.bytes);
+    }
+    expect(Object.fromEntries(await lakeCounts(manifest, (k) => keyIn(local, k)))).toEqual(Object.fromEntries(counts));
+    // Same layout as the local lake, keys aside.
+    for (const e of manifest.files) {
+      expect(e.key).toMatch(new RegExp(`^${e.table}/${e.partition.project_id !== undefined ? 'project_id=[^/]+/' : ''}${e.partition.date ? `date=${e.partition.date}/` : ''}part-[a-z0-9-]+\\.parquet$`));
+    }
+
+    const again = await exportTo(url, s3.env);
+    expect(again.files).toEqual({ written: 0, removed: 0, tempRemoved: 0 });
+    expect(await s3.list('team/lake/'), 'not one object added, replaced or removed').toEqual(objects);
+  });
+});
