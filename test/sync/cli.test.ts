@@ -6,6 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/too
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
+import { publishForReaders } from '../helpers/publish.js';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
 
 const KEY = 'mint_cli_secret_key_4242';
@@ -110,13 +111,15 @@ describe('docs-etl sync (CLI)', () => {
     expect(check.stdout).toMatch(/healthy: 2 stream/);
     // What a long sync's mid-run snapshot holds: its runs still 'running'. Healthy while they
     // started within --max-age; a run that has been 'running' for longer is not.
-    const snapshot = join(tmp.dir, 'multi', 'read', 'w.duckdb');
-    const wh = await openWarehouse(snapshot);
+    // The read surface's tables are views over Parquet files: the state is made in the warehouse
+    // (no sync holds it now) and published the way a mid-run publish would.
+    const wh = await openWarehouse(warehouse);
     try {
       await wh.conn.run("UPDATE sync_runs SET status = 'running', finished_at = NULL, started_at = now() - INTERVAL 2 HOUR");
     } finally {
       wh.close();
     }
+    await publishForReaders(warehouse, join(tmp.dir, 'multi', 'read', 'w.duckdb'));
     const running = await runCli(['status', '--check', '--warehouse', warehouse], env());
     expect(running.code, running.stdout).toBe(0);
     const stuck = await runCli(['status', '--check', '--max-age', '1h', '--warehouse', warehouse], env());
