@@ -41,11 +41,18 @@ const MAX_PROBES = 400;
 const ENVIRONMENT_ERROR = /^(IO Error|Out of Memory Error|INTERRUPT Error|Interrupt|FATAL Error|Connection Error)/i;
 
 /** The page repaired (a new LandedFile for the same path), or null when it needs no repair or cannot be. */
-export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: LandedFile, opts: { failed?: boolean } = {}): Promise<LandedFile | null> {
+/**
+ * `oversizeOnly` (the merge ran out of memory): the environment's failure, so no record is probed in
+ * DuckDB (each probe would run out too); only records over the fetch-time cap, which an older
+ * version may have landed and which size the merge's buffer, are quarantined. Null: none there.
+ */
+export async function repairPage(
+  deps: RescueDeps, p: PipelineDefinition, file: LandedFile, opts: { failed?: boolean; oversizeOnly?: boolean } = {},
+): Promise<LandedFile | null> {
   const probe = (f: LandedFile) => deps.writer.run((c) => probeGroup(c, { pipeline: p, files: [f] }, deps.now()));
   // `failed`: the page failed to merge alone already (a probe may pass where the merge ran out of
   // memory: the retry is not needed to know it).
-  if (!opts.failed && await probe(file) === null) return null;
+  if (!opts.failed && !opts.oversizeOnly && await probe(file) === null) return null;
   const log = { projectId: file.meta.project_id, pipeline: p.name, seq: file.meta.seq };
   let text = readFileSync(file.path, 'utf8');
   const wf = replaceLoneSurrogates(text);
@@ -109,16 +116,19 @@ export async function repairPage(deps: RescueDeps, p: PipelineDefinition, file: 
     const half = Math.ceil(keep.length / 2);
     return (await bisect(keep.slice(0, half))) && bisect(keep.slice(half));
   };
-  // A page that fails with no record at all is at fault by its page-level fields: no record is to blame.
-  const bare = await tryRecords([]);
-  if (bare !== null) {
-    deps.logger.error({ ...log, err: oneLine(bare) }, 'landed page cannot be repaired: it fails with none of its records');
-    return null;
-  }
   const all = records.map((_r, k) => k).filter((k) => !oversize.has(k));
-  if (!await bisect(all)) {
-    deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
-    return null;
+  if (opts.oversizeOnly && !oversize.size) return null;
+  if (!opts.oversizeOnly) {
+    // A page that fails with no record at all is at fault by its page-level fields: no record is to blame.
+    const bare = await tryRecords([]);
+    if (bare !== null) {
+      deps.logger.error({ ...log, err: oneLine(bare) }, 'landed page cannot be repaired: it fails with none of its records');
+      return null;
+    }
+    if (!await bisect(all)) {
+      deps.logger.error({ ...log, probes }, 'could not find which records DuckDB refuses');
+      return null;
+    }
   }
   // Every record passes when tried: no record is to blame (the failure was the moment's: memory,
   // disk). The page stays as landed, and is merged again by the next run; rewriting it without its

@@ -153,17 +153,18 @@ export class Merger {
         await this.merge(unit);
         continue;
       } catch (err) {
-        // Not the records' fault: no repair (each probe would run out of memory too).
-        if (isOutOfMemory(err)) return outOfMemoryLine(OOM_STEP, err, this.deps.memoryLimit);
+        // Out of memory is not the records' fault: no record is probed (each probe would run out
+        // too), only records over the fetch-time cap that an older version landed are refused.
+        const oom = isOutOfMemory(err);
         let repaired = false;
         for (let i = 0; i < unit.length; i++) {
-          const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!, { failed: unit.length === 1 });
+          const fixed = await repairPage({ writer: this.deps.writer, logger: this.deps.logger, now: () => this.deps.clock.now() }, p, unit[i]!, { failed: unit.length === 1, oversizeOnly: oom });
           if (fixed) {
             unit[i] = fixed;
             repaired = true;
           }
         }
-        if (!repaired) return messageOf(err);
+        if (!repaired) return oom ? outOfMemoryLine(OOM_STEP, err, this.deps.memoryLimit) : messageOf(err);
       }
       try {
         await this.merge(unit);
