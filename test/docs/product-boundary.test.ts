@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { specifiersOf } from '../helpers/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHIPPED = ['src', 'pipelines'];
@@ -14,17 +15,6 @@ function sourcesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && /\.(ts|js|mjs|cjs)$/.test(d.name))
     .map((d) => relative(ROOT, join(d.parentPath, d.name)));
-}
-
-/** Every module specifier of a source: static and type imports, re-exports, import(), and `new URL(x, import.meta.url)`. */
-function specifiersOf(source: string): string[] {
-  const patterns = [
-    /\b(?:import|export)\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\bnew URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g,
-  ];
-  return patterns.flatMap((re) => [...source.matchAll(re)].map((m) => m[1]!));
 }
 
 /** Why `spec`, written in `file` (relative to the repository), reaches outside the product; null when it does not. */

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
-import { findCycle, forbiddenImports, readImportGraph } from './import-graph.js';
+import { findCycle, forbiddenImports, readImportGraph } from '../helpers/import-graph.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const src = (dir: string) => join(ROOT, 'src', 'sync', dir);

@@ -14,11 +14,21 @@ export function readImportGraph(dirs: readonly string[]): ImportGraph {
     for (const name of readdirSync(dir, { recursive: true }) as string[]) {
       if (!name.endsWith('.ts')) continue;
       const file = resolve(dir, name);
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      graph.set(file, importedFiles.map((f) => f.fileName).filter((s) => s.startsWith('.')).map((s) => resolveSpecifier(file, s)));
+      graph.set(file, specifiersOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('.')).map((s) => resolveSpecifier(file, s)));
     }
   }
   return graph;
+}
+
+/**
+ * Every module specifier of a source, as TypeScript's pre-processor finds them (static and type
+ * imports, re-exports, side-effect imports, `import()` of a literal), plus the files a module names
+ * with `new URL(x, import.meta.url)` (child scripts, SQL, fixtures).
+ */
+export function specifiersOf(source: string): string[] {
+  const { importedFiles } = ts.preProcessFile(source, true, true);
+  const urls = [...source.matchAll(/\bnew URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)].map((m) => m[1]!);
+  return [...importedFiles.map((f) => f.fileName), ...urls];
 }
 
 function resolveSpecifier(from: string, spec: string): string {
