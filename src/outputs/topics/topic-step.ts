@@ -18,6 +18,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { inTransaction } from '../../sync/load/warehouse.js';
+import { withScanMemory } from '../../sync/load/scan-memory.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, type Question } from './cluster-questions.js';
 import type { TopicSettings } from './topic-settings.js';
 
@@ -81,7 +82,9 @@ export async function runTopicStep(
   const now = deps.clock.now();
   const { from, to } = topicPeriod(now, settings.periodMs);
   const p = { project: projectId, from: from.toISOString(), to: to.toISOString() };
-  const fp = (await all(conn, 'fingerprint', p))[0]!;
+  // The fingerprint reads the period's turns and keeps three values: under the small pool of
+  // bookkeeping scans, so a step that finds nothing changed does not grow with the history.
+  const fp = (await withScanMemory(conn, () => all(conn, 'fingerprint', p)))[0]!;
   const fingerprint = createHash('sha256').update(JSON.stringify([
     Number(fp.turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
   ])).digest('hex').slice(0, 16);

@@ -12,6 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { readPartitionSignatures, type PartitionSignature } from './segment-signatures.js';
 import { sqlFile } from '../load/sql-files.js';
 import { segmentRange } from './surface-plan.js';
+import { withScanMemory } from '../load/scan-memory.js';
 
 /** Turns stamped this much before the watermark are treated as touched too (a clock stepped back). */
 export const WATERMARK_MARGIN_MS = 2_000;
@@ -24,7 +25,14 @@ export interface DayState {
   fullDay: string | null;
 }
 
-export async function readDaySignatures(
+/** Read under the small pool of bookkeeping scans (src/sync/load/scan-memory.ts). */
+export function readDaySignatures(
+  conn: DuckDBConnection, previous: DayState | null, full: boolean, now: Date,
+): Promise<DayState & { recomputed: 'all' | 'none' | { from: string; to: string } }> {
+  return withScanMemory(conn, () => daySignatures(conn, previous, full, now));
+}
+
+async function daySignatures(
   conn: DuckDBConnection, previous: DayState | null, full: boolean, now: Date,
 ): Promise<DayState & { recomputed: 'all' | 'none' | { from: string; to: string } }> {
   const today = now.toISOString().slice(0, 10);

@@ -17,6 +17,7 @@ import { sqlFile } from '../load/sql-files.js';
 import { ident, type Column } from './catalog.js';
 import { surfacePath } from './surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from './surface-tables.js';
+import { withScanMemory } from '../load/scan-memory.js';
 
 export interface NativeEntry {
   table: string;
@@ -52,7 +53,8 @@ export async function publishNativeTables(conn: DuckDBConnection, a: {
   const before = new Map(a.previous.map((e) => [e.table, e]));
   const out: NativeResult = { entries: [], retiring: [], written: 0, bytes: 0 };
   for (const [table, columns] of a.tables) {
-    const res = (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', ident(table)))).getRowObjectsJS()[0]!;
+    // Under the small pool of bookkeeping scans: signing reads every row and keeps two numbers.
+    const res = await withScanMemory(conn, async () => (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', ident(table)))).getRowObjectsJS()[0]!);
     const rows = Number(res.n);
     const signature = createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex');
     const old = before.get(table);
