@@ -8,6 +8,9 @@
 // the history. Their time still does (one column scan: tens of ms at 4M turns).
 // Contract: `fn` only reads (a streaming aggregate over few groups); one that needs more than the
 // small pool runs once more at the configured limit, so the cap never makes a run fail.
+// memory_limit is the DuckDB instance's, not the connection's: callers run on the writer's
+// connection inside the writer's queue (one statement at a time), so no merge runs under the
+// small pool; a planning read on another connection at that moment reads a few small tables.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { memorySizeBytes } from '../../core/memory-size.js';
 import { isOutOfMemory } from './out-of-memory.js';
