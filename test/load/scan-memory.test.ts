@@ -6,11 +6,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
 import { SCAN_MEMORY_LIMIT, withScanMemory } from '../../src/sync/load/scan-memory.js';
 import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-scan-memory-');
 const path = join(tmp.dir, 'w.duckdb');
-const MB = 1024 * 1024;
 afterAll(() => tmp.cleanup());
 
 beforeAll(async () => {
@@ -24,25 +24,17 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-const pool = async (wh: Warehouse) => Number((await wh.conn.runAndReadAll('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()')).getRowObjectsJS()[0]!.b);
 const limit = async (wh: Warehouse) => memorySizeBytes(String((await wh.conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]!.m))!;
 const scan = async (wh: Warehouse) => (await wh.conn.runAndReadAll('SELECT count(*) AS n, sum(hash(t)) AS h FROM history t')).getRowObjectsJS()[0]!;
 
-async function cold<T>(fn: (wh: Warehouse) => Promise<T>): Promise<T> {
-  const wh = await openWarehouse(path, { memoryLimit: '128MB', threads: 2 });
-  try {
-    return await fn(wh);
-  } finally {
-    wh.close();
-  }
-}
+const cold = <T>(fn: (wh: Warehouse) => Promise<T>): Promise<T> => withColdWarehouse(path, fn);
 
 it('a scan of the history keeps the pool under the scan limit, gives the same answer, and the limit comes back', async () => {
-  const plain = await cold(async (wh) => ({ result: await scan(wh), pool: await pool(wh) }));
+  const plain = await cold(async (wh) => ({ result: await scan(wh), pool: await poolBytes(wh) }));
   const bounded = await cold(async (wh) => {
     const before = await limit(wh);
     const result = await withScanMemory(wh.conn, () => scan(wh));
-    return { result, pool: await pool(wh), before, after: await limit(wh) };
+    return { result, pool: await poolBytes(wh), before, after: await limit(wh) };
   });
   expect(bounded.result).toEqual(plain.result);
   // Without the bound the scan leaves its blocks in the pool (the growth the steady run had).

@@ -8,24 +8,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
 import { SCAN_MEMORY_LIMIT } from '../../src/sync/load/scan-memory.js';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { migrate } from '../../src/sync/load/warehouse.js';
 import { publishCatalog, type PublishSettings } from '../../src/sync/publish/read-surface.js';
 import { readDaySignatures } from '../../src/sync/publish/surface-days.js';
+import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-steady-pool-');
 const path = join(tmp.dir, 'w.duckdb');
 const settings: PublishSettings = { readPath: join(tmp.dir, 'read', 'w.duckdb'), readSurface: 'catalog', readGraceMs: 86_400_000 };
 const NOW = new Date('2026-11-20T12:00:00Z');
-const MB = 1024 * 1024;
 afterAll(() => tmp.cleanup());
 
-const open = () => openWarehouse(path, { memoryLimit: '128MB', threads: 2 });
-const pool = async (wh: Warehouse) => Number((await wh.conn.runAndReadAll('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()')).getRowObjectsJS()[0]!.b);
-
 beforeAll(async () => {
-  const wh = await open();
-  try {
+  await withColdWarehouse(path, async (wh) => {
     await migrate(wh.conn);
     // 400k turns over 10 days in random order, 2 sources each, and 1.5M gap topic members of random
     // ids: the columns the publish signs are several times the scan pool.
@@ -46,48 +42,35 @@ beforeAll(async () => {
     await wh.conn.run('CHECKPOINT');
     // The first publish writes every file (its pool is the writer's).
     await publishCatalog(wh.conn, settings, NOW, true);
-  } finally {
-    wh.close();
-  }
+  });
 }, 120_000);
 
 it('the first publish of a new UTC day, which finds nothing new, leaves no more than the scan pool in DuckDB and writes no Parquet file', async () => {
   // Control: the same columns scanned without the bound fill the pool far beyond it.
-  const unbounded = await (async () => {
-    const wh = await open();
-    try {
-      await wh.conn.run('SELECT sum(hash(t)) FROM gap_topic_members t');
-      await wh.conn.run('SELECT sum(hash(t)) FROM sources t');
-      return await pool(wh);
-    } finally {
-      wh.close();
-    }
-  })();
+  const unbounded = await withColdWarehouse(path, async (wh) => {
+    await wh.conn.run('SELECT sum(hash(t)) FROM gap_topic_members t');
+    await wh.conn.run('SELECT sum(hash(t)) FROM sources t');
+    return await poolBytes(wh);
+  });
   expect(unbounded).toBeGreaterThan(40 * MB);
 
-  const wh = await open();
-  try {
+  await withColdWarehouse(path, async (wh) => {
     // A day later: the first publish of a UTC day signs every day again (the backstop), and every
     // whole table, and finds them all unchanged.
     const r = await publishCatalog(wh.conn, settings, new Date(NOW.getTime() + 86_400_000));
     expect(r.files?.written).toBe(0);
     // The catalog file's own blocks come on top of the scans' (256 KB each; measured ~3 MB).
-    expect(await pool(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
-  } finally {
-    wh.close();
-  }
+    expect(await poolBytes(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
+  });
 }, 120_000);
 
 it('signing every day of the history (the first publish of a UTC day) leaves no more than the scan pool', async () => {
   // A later step lowers the pool too, so the day signatures are measured on their own, cold.
-  const wh = await open();
-  try {
+  await withColdWarehouse(path, async (wh) => {
     const state = await readDaySignatures(wh.conn, null, true, NOW);
     expect(state.recomputed).toBe('all');
     expect(state.days.reduce((n, d) => n + d.rows, 0)).toBe(400_000);
     expect(state.days.reduce((n, d) => n + d.sourceRows, 0)).toBe(800_000);
-    expect(await pool(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)!);
-  } finally {
-    wh.close();
-  }
+    expect(await poolBytes(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)!);
+  });
 }, 60_000);

@@ -9,22 +9,18 @@ import { memorySizeBytes } from '../../src/core/memory-size.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { SCAN_MEMORY_LIMIT } from '../../src/sync/load/scan-memory.js';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { migrate } from '../../src/sync/load/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-fingerprint-pool-');
 const path = join(tmp.dir, 'w.duckdb');
 const clock = new FakeClock(Date.parse('2026-11-20T12:00:00Z'));
-const MB = 1024 * 1024;
 afterAll(() => tmp.cleanup());
 
-const open = () => openWarehouse(path, { memoryLimit: '128MB', threads: 2 });
-const pool = async (wh: Warehouse) => Number((await wh.conn.runAndReadAll('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()')).getRowObjectsJS()[0]!.b);
-
 beforeAll(async () => {
-  const wh = await open();
-  try {
+  await withColdWarehouse(path, async (wh) => {
     await migrate(wh.conn);
     // 2M unanswered turns of the last 10 days in random order, 300 distinct questions.
     await wh.conn.run(`
@@ -35,34 +31,24 @@ beforeAll(async () => {
     const first = await runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS);
     expect(first.status).toBe('computed');
     await wh.conn.run('CHECKPOINT');
-  } finally {
-    wh.close();
-  }
+  });
 }, 120_000);
 
 it('a step that finds nothing changed leaves no more than the scan pool in DuckDB', async () => {
-  const unbounded = await (async () => {
-    const wh = await open();
-    try {
-      await wh.conn.run(`SELECT count(*) FILTER (WHERE resolution_status = 'unanswered' AND occurred_at >= TIMESTAMPTZ '2026-08-01'), max(updated_at) FROM conversations WHERE project_id = 'alpha'`);
-      return await pool(wh);
-    } finally {
-      wh.close();
-    }
-  })();
+  const unbounded = await withColdWarehouse(path, async (wh) => {
+    await wh.conn.run(`SELECT count(*) FILTER (WHERE resolution_status = 'unanswered' AND occurred_at >= TIMESTAMPTZ '2026-08-01'), max(updated_at) FROM conversations WHERE project_id = 'alpha'`);
+    return await poolBytes(wh);
+  });
   // Control: the fingerprint's columns, scanned without the bound, fill the pool beyond it.
   expect(unbounded).toBeGreaterThan(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
 
   clock.advance(3_600_000);
-  const wh = await open();
-  try {
+  await withColdWarehouse(path, async (wh) => {
     const second = await runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS);
     expect(second.status).toBe('unchanged');
     expect(second.turns).toBe(2_000_000);
     // The step's run-log row and the catalog of the warehouse come on top (measured 5 MB; 36 MB
     // without the bound).
-    expect(await pool(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
-  } finally {
-    wh.close();
-  }
+    expect(await poolBytes(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
+  });
 }, 60_000);

@@ -24,19 +24,13 @@ export async function withScanMemory<T>(conn: DuckDBConnection, fn: () => Promis
   // Already that small (or a form this cannot compare): nothing to lower.
   if (bytes === null || bytes <= memorySizeBytes(SCAN_MEMORY_LIMIT)!) return fn();
   await conn.run(`SET memory_limit = '${SCAN_MEMORY_LIMIT}'`);
-  let restored = false;
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    await conn.run(`SET memory_limit = '${current}'`);
-  };
   try {
     return await fn();
   } catch (err) {
     if (!isOutOfMemory(err)) throw err;
-    await restore();
-    return fn();
   } finally {
-    await restore();
+    await conn.run(`SET memory_limit = '${current}'`);
   }
+  // It needed more than the small pool: once more, at the limit just put back.
+  return fn();
 }

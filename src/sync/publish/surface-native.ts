@@ -52,11 +52,8 @@ export async function publishNativeTables(conn: DuckDBConnection, a: {
 }): Promise<NativeResult> {
   const before = new Map(a.previous.map((e) => [e.table, e]));
   const out: NativeResult = { entries: [], retiring: [], written: 0, bytes: 0 };
-  for (const [table, columns] of a.tables) {
-    // Under the small pool of bookkeeping scans: signing reads every row and keeps two numbers.
-    const res = await withScanMemory(conn, async () => (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', ident(table)))).getRowObjectsJS()[0]!);
-    const rows = Number(res.n);
-    const signature = createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex');
+  const signed = await signTables(conn, a.tables);
+  for (const [table, { rows, signature }] of signed) {
     const old = before.get(table);
     before.delete(table);
     if (old && old.signature === signature && (old.file === null || a.fileSize(old.file) !== undefined)) {
@@ -77,6 +74,23 @@ export async function publishNativeTables(conn: DuckDBConnection, a: {
   // Tables the warehouse no longer has (none today; a future migration might drop one).
   for (const gone of before.values()) if (gone.file) out.retiring.push(gone.file);
   return out;
+}
+
+/**
+ * Every table's row count and signature, all signed first and under the small pool of bookkeeping
+ * scans (signing reads every row and keeps two numbers); the files are written after, at the
+ * writer's own limit.
+ */
+async function signTables(conn: DuckDBConnection, tables: ReadonlyMap<string, readonly Column[]>): Promise<Map<string, { rows: number; signature: string }>> {
+  return withScanMemory(conn, async () => {
+    const out = new Map<string, { rows: number; signature: string }>();
+    for (const [table, columns] of tables) {
+      const res = (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', ident(table)))).getRowObjectsJS()[0]!;
+      const rows = Number(res.n);
+      out.set(table, { rows, signature: createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex') });
+    }
+    return out;
+  });
 }
 
 async function writeTableFile(conn: DuckDBConnection, final: string, table: string, token: string): Promise<number> {
