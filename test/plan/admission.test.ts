@@ -1,7 +1,7 @@
 // Admission of the window at the head of the run's queue (src/sync/plan/admission.ts): run it, re-split
 // it, defer it, or read its newest part that fits. One row per rule a user sees in a run's outcome.
 import { describe, expect, it } from 'vitest';
-import { admit, type Admission, type AdmitContext, type Learned } from '../../src/sync/plan/admission.js';
+import { admit, mayContinue, type Admission, type AdmitContext, type Learned } from '../../src/sync/plan/admission.js';
 import { NO_DEFERRALS, defer } from '../../src/sync/plan/deferral.js';
 import type { PlanEntry } from '../../src/sync/plan/plan-entry.js';
 import type { PlanStream } from '../../src/sync/plan/plan-stream.js';
@@ -25,10 +25,19 @@ const otherStreamRecheck = defer(NO_DEFERRALS, entry('recheck', 24, 48, 1, { pro
 const otherStreamSettle = defer(NO_DEFERRALS, entry('settle', 24, 48, 1, { projectId: 'q', optional: true }));
 const learnedTenPagesAnHour: Learned = { rows: 2000, span: 2 * H, windows: 1, requests: 20 };
 const cut = entry('backfill', 16, 24, 9, { cut: true });
+/** A window a run left open (paused or stopped), as the planner lists it: resumed from its cursor. */
+const open = (purpose: Parameters<typeof entry>[0], fromH: number, toH: number, est: number): PlanEntry => {
+  const e = entry(purpose, fromH, toH, est);
+  return { ...e, window: { ...e.window, resume: { id: 'w', cursor: 'c', offset: null, pages: 2 } } };
+};
 
 const rows: Array<{ name: string; e: PlanEntry; s: Stream; ctx: Partial<AdmitContext>; want: string }> = [
   { name: 'a head runs even with no budget left (a budget stop is reported instead)', e: entry('head', 0, 1, 5), s: feedback(null), ctx: { budgetLeft: budget(0) }, want: 'run' },
-  { name: 'an open window is resumed whatever the budget left', e: entry('backfill', 0, 24, 5, { window: { ...entry('backfill', 0, 24, 5).window, resume: { id: 'w', cursor: 'c', offset: null, pages: 2 } } }), s: feedback(null), ctx: { budgetLeft: budget(0) }, want: 'run' },
+  { name: 'an open head is resumed whatever the budget left', e: open('head', 0, 1, 5), s: feedback(null), ctx: { budgetLeft: budget(0) }, want: 'run' },
+  { name: 'an open backfill window waits like a new one when it does not fit (it paused at the reserve; it must not run into it now)', e: open('backfill', 0, 24, 5), s: feedback(null), ctx: { budgetLeft: budget(4) }, want: 'defer' },
+  { name: 'an open backfill window that fits is resumed as it is: never re-split, never cut (it continues from its cursor)', e: open('backfill', 0, 24, 5), s: feedback(PAGE_AN_HOUR), ctx: { budgetLeft: budget(22), windowPages: 2 }, want: 'run' },
+  { name: 'an open window is re-estimated less the pages it already read', e: open('backfill', 0, 24, 5), s: feedback(PAGE_AN_HOUR), ctx: { budgetLeft: budget(21) }, want: 'defer' },
+  { name: 'an open backfill window too large for what is left waits whole: its cursor cannot be cut', e: open('backfill', 0, 24, 24), s: feedback(PAGE_AN_HOUR), ctx: { budgetLeft: budget(11) }, want: 'defer' },
   { name: 'an optional backfill whose estimate fits the budget left runs', e: entry('backfill', 0, 24, 3), s: feedback(null), ctx: { budgetLeft: budget(10) }, want: 'run' },
   { name: 'without a live budget every planned window runs (the plan already chose)', e: entry('backfill', 0, 24, 1000), s: feedback(null), ctx: { budgetLeft: null }, want: 'run' },
   { name: 'a backfill that no longer fits the budget left waits for a later run', e: entry('backfill', 0, 24, 5), s: feedback(null), ctx: { budgetLeft: budget(2) }, want: 'defer' },
@@ -61,6 +70,14 @@ describe('admit', () => {
     expect(first.kind).toBe('defer');
     const deferrals = first.kind === 'defer' ? first.deferrals : NO_DEFERRALS;
     expect(outcome(admit(entry('backfill', 0, 24, 1), feedback(null), { learned: undefined, deferrals, budgetLeft: budget(2) }))).toBe('defer');
+  });
+
+  it('an optional window being read may send its next request only while the budget left is above the reserve; a window that cannot wait always may', () => {
+    expect(mayContinue(entry('backfill', 0, 24, 5), budget(1))).toBe(true);
+    expect(mayContinue(entry('backfill', 0, 24, 5), budget(0))).toBe(false);
+    expect(mayContinue(open('backfill', 0, 24, 5), budget(-3))).toBe(false);
+    expect(mayContinue(entry('head', 0, 1, 5), budget(0))).toBe(true);
+    expect(mayContinue(entry('backfill', 0, 24, 5), null)).toBe(true);
   });
 
   it('reads the budget only when a fit is in question (a file budget store reads its log on each call)', () => {

@@ -204,12 +204,21 @@ describe('planOrg', () => {
     expect(plan.deferred.map((e) => [e.window.purpose, e.window.estRequests])).toEqual([['settle', 30]]);
   });
 
-  it('an open window is resumed in its purpose\'s place: an open backfill never goes before the heads', () => {
+  it('an open window is resumed in its purpose\'s place: an open backfill never goes before the heads, and waits like a new one when it does not fit', () => {
     const resume = { id: 'w', cursor: 'C', offset: null, pages: 3 };
-    const plan = planOrg([
+    const streams = [
       { projectId: 'a', pipeline: 'p', priority: 0, windows: [w('backfill', 5, { resume }), w('head', 2)] },
       { projectId: 'b', pipeline: 'p', priority: 0, windows: [w('head', 2)] },
-    ], 3);
-    expect(plan.selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head', 'a:backfill']);
+    ];
+    expect(planOrg(streams, 20).selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head', 'a:backfill']);
+    const short = planOrg(streams, 3);
+    expect(short.selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head']);
+    expect(short.deferred.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:backfill']);
+  });
+
+  it('an open head or catch-up window is planned whatever the budget (it cannot wait)', () => {
+    const resume = { id: 'w', cursor: 'C', offset: null, pages: 3 };
+    const plan = planOrg([{ projectId: 'a', pipeline: 'p', priority: 0, windows: [w('catchup', 50, { resume }), w('head', 2)] }], 3);
+    expect(plan.selected.map((e) => e.window.purpose)).toEqual(['head', 'catchup']);
   });
 });

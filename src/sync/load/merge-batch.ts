@@ -144,6 +144,9 @@ async function advanceStream(
 ): Promise<void> {
   const state = await readSyncState(conn, projectId, p.name);
   let open = state.open;
+  // The stored open window continues when its pages come after another window's in the batch (a
+  // run reads its heads before it resumes a backfill): its pages and rows so far are kept.
+  let stored = state.open;
   let coverage: CoverageInterval[] | null = null;
   const counted = new Set<string>();
   const count = (w: OpenWindow) => {
@@ -159,10 +162,11 @@ async function advanceStream(
   for (const f of files) {
     const m = f.meta;
     if (!open || open.id !== m.window.id) {
-      open = {
+      open = stored?.id === m.window.id ? stored : {
         id: m.window.id, from: new Date(m.window.from), to: new Date(m.window.to), purpose: m.window.purpose,
         cursor: null, offset: null, pages: 0, rows: 0, newRows: 0, changedRows: 0, runId: m.run_id,
       };
+      if (open === stored) stored = null;
     }
     open.pages++;
     open.cursor = m.next.cursor;

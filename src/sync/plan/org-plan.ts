@@ -2,9 +2,10 @@
 // of every project first, then catch-up after a lag, then settle reads, then rechecks, then
 // backfill, then sweeps, then keyed reads (an open window is resumed in its purpose's place);
 // within each, pipelines by priority and projects in turn (fair shares). Heads, catch-up, open
-// windows and settle reads at their deadline are always planned (a budget stop is reported if they
-// cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads only
-// while their estimated requests fit the budget available now, in that order. Once a due re-read
+// settle reads and settle reads at their deadline are always planned (a budget stop is reported if
+// they cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads,
+// new or open, only while their estimated requests fit the budget available now, in that order (an
+// open one pauses again at the reserve: admission.ts, mayContinue). Once a due re-read
 // (a settle read within its slack, a recheck) of any stream does not fit, no backfill, sweep or keyed
 // read is admitted after it: a smaller, lower-ranked window that happens to fit never displaces a
 // due re-read (late statuses would otherwise stay stale for days under a nightly schedule).
@@ -39,7 +40,7 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
     s.windows.map((w, i) => ({
       // Fair shares: each stream's first window of a rank, then each one's second...
       turn: s.windows.slice(0, i).filter((x) => RANK[x.purpose] === RANK[w.purpose]).length,
-      entry: { projectId: s.projectId, pipeline: s.pipeline, window: w, optional: !w.resume && (OPTIONAL.has(w.purpose) || w.canWait === true) },
+      entry: { projectId: s.projectId, pipeline: s.pipeline, window: w, optional: OPTIONAL.has(w.purpose) || w.canWait === true },
       // A resumed window keeps its purpose's place: an open backfill window never goes before heads.
       rank: RANK[w.purpose],
       priority: s.priority,

@@ -1,6 +1,7 @@
 // Reads one planned window: page after page (the next requested while this one lands), each page
 // validated, landed (its checkpoint) and handed to the merger. A stop request takes effect after
-// the page in flight has landed. A window that keeps timing out or failing is reported as such, for
+// the page in flight has landed; so does a pause (the budget left is the reserve), which leaves the
+// window open for a later run. A window that keeps timing out or failing is reported as such, for
 // the caller to bisect.
 import { ulid } from 'ulid';
 import type { AnalyticsClient } from '../api/analytics-client.js';
@@ -37,11 +38,15 @@ export interface WindowDeps {
   signal?: AbortSignal;
   onLanded: (file: LandedFile) => void;
   onRequest: () => void;
+  /** Asked before each request after the first: false ends the window at this page, open (plan: mayContinue). */
+  mayContinue?: () => boolean;
   timing?: { validateMs: number; landMs: number };
 }
 
 export type WindowOutcome =
   | { kind: 'complete'; pages: number; records: number }
+  /** Ended at a page boundary because the budget left is the reserve: open, resumed by a later run. */
+  | { kind: 'paused'; pages: number; records: number }
   | { kind: 'too-large'; pages: number; error: RetriesExhaustedError };
 
 export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<WindowOutcome> {
@@ -68,11 +73,13 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
       const page = got.result.value;
       // After a stop request nothing new is requested; a request already sent is paid for, so its
       // page lands before the run stops.
-      const more = !page.next.complete && !deps.signal?.aborted;
+      const pause = !page.next.complete && !deps.signal?.aborted && deps.mayContinue?.() === false;
+      const more = !page.next.complete && !deps.signal?.aborted && !pause;
       next = more ? settle(pages.next()) : Promise.resolve({ result: { done: true, value: undefined } as IteratorResult<ExtractedPage> });
       deps.onLanded(land(deps, t, id, page, fields));
       landed++;
       records += page.records.length;
+      if (pause) return { kind: 'paused', pages: landed, records };
       if (!page.next.complete && !more) throw new StoppedError('stopped at a checkpoint on request');
     }
   } finally {

@@ -13,9 +13,9 @@ import { formatWindow } from '../../core/window.js';
 import { pageCap } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
-import { admit, type Learned } from '../plan/admission.js';
+import { admit, mayContinue, type Learned } from '../plan/admission.js';
 import { afterWindow } from '../plan/after-window.js';
-import { NO_DEFERRALS } from '../plan/deferral.js';
+import { NO_DEFERRALS, defer } from '../plan/deferral.js';
 import type { OrgPlan, PlanEntry } from '../plan/org-plan.js';
 import type { PlanStream } from '../plan/plan-stream.js';
 import { executeWindow } from './execute-window.js';
@@ -129,6 +129,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       const out = await executeWindow({
         client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
         onRequest: () => { summary.requests++; },
+        mayContinue: () => mayContinue(e, deps.available ?? null),
         onLanded: (f) => {
           answered.add(e.projectId);
           run.pages++;
@@ -141,6 +142,13 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         window: e.window, resume: e.window.resume, seq: seqs.get(k)!, windowLimitMs: limits.get(k) ?? null,
         maxPages: pageCap(e.window.estRequests),
       });
+      if (out.kind === 'paused') {
+        // Like a deferral: the stream's older windows of the purpose wait behind it (newest first).
+        deferrals = defer(deferrals, e);
+        summary.deferred++;
+        log.info({ window: formatWindow(e.window), pages: out.pages }, 'window paused: the budget left is what the next run needs for its heads; a later run resumes it');
+        continue;
+      }
       const error = out.kind === 'complete' ? null : out.error;
       const result = out.kind === 'complete' ? { kind: 'complete' as const, records: out.records, requests: summary.requests - startedAt } : { kind: 'too-large' as const };
       const next = afterWindow(e, result, s, learned.get(k), queue);
