@@ -204,16 +204,17 @@ describe('planOrg', () => {
     expect(plan.deferred.map((e) => [e.window.purpose, e.window.estRequests])).toEqual([['settle', 30]]);
   });
 
-  it('an open window is resumed in its purpose\'s place: an open backfill never goes before the heads, and waits like a new one when it does not fit', () => {
+  it('an open window is resumed in its purpose\'s place: an open backfill never goes before the heads; it is planned while any budget is left above the reserve (it pauses there)', () => {
     const resume = { id: 'w', cursor: 'C', offset: null, pages: 3 };
     const streams = [
-      { projectId: 'a', pipeline: 'p', priority: 0, windows: [w('backfill', 5, { resume }), w('head', 2)] },
+      { projectId: 'a', pipeline: 'p', priority: 0, windows: [w('backfill', 50, { resume }), w('head', 2)] },
       { projectId: 'b', pipeline: 'p', priority: 0, windows: [w('head', 2)] },
     ];
-    expect(planOrg(streams, 20).selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head', 'a:backfill']);
-    const short = planOrg(streams, 3);
-    expect(short.selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head']);
-    expect(short.deferred.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:backfill']);
+    // 8 available: 2 in reserve, 4 for the heads, 2 left: the open window of 50 runs (and pauses).
+    expect(planOrg(streams, 8).selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head', 'a:backfill']);
+    const none = planOrg(streams, 6);
+    expect(none.selected.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:head', 'b:head']);
+    expect(none.deferred.map((e) => `${e.projectId}:${e.window.purpose}`)).toEqual(['a:backfill']);
   });
 
   it('an open head or catch-up window is planned whatever the budget (it cannot wait)', () => {

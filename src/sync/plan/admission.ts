@@ -43,9 +43,13 @@ export function admit(e: PlanEntry, s: AdmitStream, ctx: AdmitContext): Admissio
   const parts = ctx.windowPages && !e.cut ? resplit(e, rowsPerMs(s, ctx.learned), ctx.windowPages, pageSize(s.pipeline)) : null;
   if (parts) return { kind: 'split', entries: parts };
   // Heads, catch-up, open windows of those, settle reads at their deadline and a part cut to fit
-  // always run; an open window of an optional purpose runs when it fits, like a new one.
+  // always run.
   if (!e.optional || e.cut) return RUN;
   const held = heldBack(ctx.deferrals, e);
+  // An open window of an optional purpose cannot be cut (it continues from its cursor) and need not
+  // fit: it runs while anything is left above the reserve and pauses again where the reserve
+  // starts (mayContinue), so a window larger than any hour's leftover still advances run by run.
+  if (e.window.resume) return !held && (!ctx.budgetLeft || ctx.budgetLeft() > 0) ? RUN : { kind: 'defer', deferrals: defer(ctx.deferrals, e), entries: [] };
   if (!held && fits(e, s, ctx.learned, ctx.budgetLeft)) return RUN;
   // A window held back by an earlier deferral is not cut: the stream's newer gaps go first.
   const head = held ? null : cutToFit(e, s, ctx.learned, ctx.budgetLeft);
@@ -61,8 +65,7 @@ export function fits(e: PlanEntry, s: AdmitStream, learned: Learned | undefined,
     if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
   } else if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
     const density = rowsPerMs(s, learned);
-    // An open window has already read `resume.pages` of it.
-    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)) - (e.window.resume?.pages ?? 0));
+    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
   }
   return est <= budgetLeft();
 }
@@ -71,7 +74,7 @@ export function fits(e: PlanEntry, s: AdmitStream, learned: Learned | undefined,
  * Whether an optional window that is being read may send its next request: only while the budget
  * left (the organization's, less the reserve kept for the heads of a run soon after) is above zero.
  * Its estimate was an average: a window that runs longer than it stops here, at a page boundary,
- * and stays open; a later run resumes it from its cursor (as an optional window again). Without
+ * and stays open; a later run resumes it from its cursor (admit: while anything is left). Without
  * this, a first sync whose backfill ran past its estimates spent the reserve, and the next run
  * found no request for its heads (the demo failed in some hours of the day). Windows that cannot
  * wait (heads, catch-up, settle reads at their deadline) and runs without a live budget never pause.
@@ -88,7 +91,7 @@ export function mayContinue(e: PlanEntry, budgetLeft: (() => number) | null): bo
  */
 export function cutToFit(e: PlanEntry, s: AdmitStream, learned: Learned | undefined, budgetLeft: (() => number) | null): PlanEntry | null {
   const w = e.window;
-  if (!budgetLeft || w.resume || w.purpose !== 'backfill' || s.pipeline.time.granularity === 'day' || spanMs(w) > LEARN_MAX_SPAN_MS) return null;
+  if (!budgetLeft || w.purpose !== 'backfill' || s.pipeline.time.granularity === 'day' || spanMs(w) > LEARN_MAX_SPAN_MS) return null;
   const density = rowsPerMs(s, learned);
   const pages = Math.floor((budgetLeft() - 1) * 0.8);
   if (density === null || density <= 0 || pages < 2) return null;

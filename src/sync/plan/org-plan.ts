@@ -3,9 +3,9 @@
 // backfill, then sweeps, then keyed reads (an open window is resumed in its purpose's place);
 // within each, pipelines by priority and projects in turn (fair shares). Heads, catch-up, open
 // settle reads and settle reads at their deadline are always planned (a budget stop is reported if
-// they cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads,
-// new or open, only while their estimated requests fit the budget available now, in that order (an
-// open one pauses again at the reserve: admission.ts, mayContinue). Once a due re-read
+// they cannot finish); settle reads within their slack, rechecks, backfill, sweeps and keyed reads
+// only while their estimated requests fit the budget available now, in that order (an open one of
+// these, while any budget is left: it pauses again at the reserve, admission.ts). Once a due re-read
 // (a settle read within its slack, a recheck) of any stream does not fit, no backfill, sweep or keyed
 // read is admitted after it: a smaller, lower-ranked window that happens to fit never displaces a
 // due re-read (late statuses would otherwise stay stale for days under a nightly schedule).
@@ -56,9 +56,10 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
   let deferrals = NO_DEFERRALS;
   for (const { entry } of entries) {
     if (!entry.optional) selected.push(entry);
-    else if (!heldBack(deferrals, entry) && entry.window.estRequests <= budget) {
+    // An open window pauses at the reserve (admission.ts, mayContinue): any budget left will do.
+    else if (!heldBack(deferrals, entry) && (entry.window.resume ? budget > 0 : entry.window.estRequests <= budget)) {
       selected.push(entry);
-      budget -= entry.window.estRequests;
+      budget -= Math.min(entry.window.estRequests, budget);
     } else {
       deferrals = defer(deferrals, entry);
       deferred.push(entry);

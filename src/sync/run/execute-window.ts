@@ -59,6 +59,9 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
   const pages = readWindow(deps.client, t.pipeline, t.projectId, t.window, start, { logger: deps.logger, signal, onRequest: deps.onRequest, maxPages: t.maxPages });
   let landed = 0;
   let records = 0;
+  // A window restarted in this run (its stored cursor was rejected) is not paused again: paused
+  // and restarted run after run, it would never end. It finishes, or stops on the budget (seen).
+  let pausable = true;
   let next = settle(pages.next());
   try {
     for (;;) {
@@ -73,7 +76,8 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
       const page = got.result.value;
       // After a stop request nothing new is requested; a request already sent is paid for, so its
       // page lands before the run stops.
-      const pause = !page.next.complete && !deps.signal?.aborted && deps.mayContinue?.() === false;
+      if (page.restarted) pausable = false;
+      const pause = pausable && !page.next.complete && !deps.signal?.aborted && deps.mayContinue?.() === false;
       const more = !page.next.complete && !deps.signal?.aborted && !pause;
       next = more ? settle(pages.next()) : Promise.resolve({ result: { done: true, value: undefined } as IteratorResult<ExtractedPage> });
       deps.onLanded(land(deps, t, id, page, fields));
