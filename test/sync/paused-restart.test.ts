@@ -3,7 +3,7 @@
 // once nothing is left above the reserve, open, counted as deferred; a resumed window whose cursor
 // was rejected restarts from its start and is not paused again. Paused and restarted run after run,
 // it would never end while every run reported success; instead it completes, or stops on the
-// budget where the exit code and `status --check` show it.
+// budget where the exit code (3) shows it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsClient } from '../../src/sync/api/analytics-client.js';
