@@ -3,6 +3,7 @@
 // child's start: node, module loading, opening the warehouse.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { NodeSetup } from './container-node.js';
 import type { MeasuredSync, MeasuredSyncInput } from './measured-sync.js';
 import { sampleRss } from './proc-memory.js';
 
@@ -22,10 +23,11 @@ export interface ChildSyncHandle {
   result: Promise<ChildSync>;
 }
 
-export function startChildSync(input: MeasuredSyncInput, apiKey: string): ChildSyncHandle {
+/** `node`: Node's flags and memory environment for the child (the container's: container-node.ts); default none. */
+export function startChildSync(input: MeasuredSyncInput, apiKey: string, node: NodeSetup = { flags: [], env: {} }): ChildSyncHandle {
   const started = performance.now();
-  const child = spawn(process.execPath, [CHILD, JSON.stringify(input)], {
-    env: { ...process.env, BENCH_API_KEY: apiKey },
+  const child = spawn(process.execPath, [...node.flags, CHILD, JSON.stringify(input)], {
+    env: { ...process.env, ...node.env, BENCH_API_KEY: apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const sampler = sampleRss(child.pid!);

@@ -1,7 +1,8 @@
 // One size of `npm run bench`: a full sync of N turns from an in-process sandbox (no rate limit) into
 // a fresh warehouse, end to end through the real client, validation, landing zone and merger, with
 // the sync in its own process (its peak memory is its own); then a steady-state run (nothing new:
-// the head, and the publish of the read snapshot); DuckDB's own ingest of the same pages (the
+// the head, and the publish of the read snapshot); the same full sync as the container runs it (its
+// Node flags, into a fresh warehouse); DuckDB's own ingest of the same pages (the
 // ceiling); the views and the report on the result.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { capturePages } from './capture-pages.js';
 import { startChildSync, type ChildSync } from './child-sync.js';
+import { containerNode } from './container-node.js';
 import { duckdbCeiling, type Ceiling } from './duckdb-ceiling.js';
 import { measuredSync, type MeasuredSync, type MeasuredSyncInput } from './measured-sync.js';
 import { timeReport } from './report-timing.js';
@@ -22,6 +24,8 @@ export interface LoadResult {
   n: number;
   sync: ChildSync;
   steady: ChildSync;
+  /** The same full sync, into a fresh warehouse, with the container image's Node flags and glibc setting (null: in-process bench). */
+  container: ChildSync | null;
   requests: number;
   /** ceil(N / 1000): one request per 1,000 turns, as if read in one window. */
   idealRequests: number;
@@ -68,6 +72,14 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     }, 0);
     log(`${n.toLocaleString('en-US')} turns: steady-state run (nothing new)`);
     const steady = await run();
+    let container: ChildSync | null = null;
+    if (!inProcess) {
+      const node = containerNode();
+      log(`${n.toLocaleString('en-US')} turns: full sync as the container runs it (node ${node.flags.join(' ')}, ${Object.entries(node.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+      const own = join(dir, 'container');
+      container = await startChildSync({ ...input, warehouse: join(own, 'warehouse.duckdb'), budgetDir: join(own, 'budget') }, SYNC_KEY, node).result;
+      if (container.exitCode !== 0 || container.runs[0]?.upserted !== n) throw new Error(`the container-set sync did not load ${n} turns: exit ${container.exitCode}`);
+    }
     log(`${n.toLocaleString('en-US')} turns: saving the raw pages, then DuckDB's read_json of them`);
     const pages = await capturePages(sandbox.url, CAPTURE_KEY, PROJECT, join(dir, 'pages'));
     if (pages.rows !== n) throw new Error(`captured ${pages.rows} turns, expected ${n}`);
@@ -76,7 +88,7 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     const snapshot = join(dir, 'read', 'warehouse.duckdb');
     const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
     return {
-      n, sync, steady, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
+      n, sync, steady, container, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
       views: await viewTimings(snapshot), nativeViews: await viewTimings(warehouse), report: await timeReport(snapshot),
       warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
       ...partsOf(readSurfaceDir(snapshot), size),
