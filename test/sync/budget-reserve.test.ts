@@ -4,16 +4,15 @@
 // seconds later, stopped every stream with budget_exhausted (exit 3). Now the backfill pauses at a
 // page boundary once the budget left is what the heads need, the run right after reads every head
 // and exits 0, and an hour later the paused window is resumed from its cursor, not from its start.
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
-import { createLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { capturingLogger } from '../helpers/log-lines.js';
 import { tempDir } from '../helpers/tmp.js';
 import { maxInWindow } from '../helpers/window-stats.js';
 
@@ -27,16 +26,6 @@ afterAll(async () => {
   await sb?.close();
   tmp.cleanup();
 });
-
-/** The run's log lines, parsed (what an operator reads). */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write(chunk: Buffer, _enc, cb) {
-    for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
-    cb();
-  } });
-  return { logger: createLogger({ level: 'info', destination: sink }), lines };
-}
 
 describe('the reserve for the next run\'s heads', () => {
   it('a backfill that outruns its estimate pauses at the reserve; the next run reads every head; the paused window resumes from its cursor', async () => {

@@ -1,17 +1,16 @@
 // config `mergeBatchRows` bounds the records merged in one batch (docs/sync.md, Memory and threads):
 // a real sync against the sandbox over HTTP into a real DuckDB file, its merger's batches read
 // from its own debug log, every turn checked against the sandbox's truth.
-import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { resolveSyncConfig } from '../../src/config/sync-config.js';
-import { createLogger } from '../../src/core/logger.js';
 import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/sync/load/merger.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
+import { capturingLogger } from '../helpers/log-lines.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'mint_merge_batch_rows_key_01';
@@ -25,15 +24,9 @@ afterEach(async () => {
 });
 
 /** A logger at debug level whose lines are kept (the merger logs each batch's page count). */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), batches: () => lines.filter((l) => l.msg === 'merging landed pages').map((l) => Number(l.records)) };
+function batchLogger() {
+  const { logger, lines } = capturingLogger('debug');
+  return { logger, batches: () => lines.filter((l) => l.msg === 'merging landed pages').map((l) => Number(l.records)) };
 }
 
 function configFile(dir: string, url: string, extra: Record<string, unknown>): string {
@@ -51,7 +44,7 @@ describe('config mergeBatchRows', () => {
       rateLimit: { limit: 10_000, windowMs: 3_600_000 }, from: new Date(Date.now() - 40 * 86_400_000),
     }, { K: KEY, DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget') });
     expect(cfg.mergeBatchRows).toBe(1000);
-    const { logger, batches } = capturingLogger();
+    const { logger, batches } = batchLogger();
     const r = await runSync({ clock: { now: () => new Date(), sleep: async () => {} }, logger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
     expect(r.exitCode).toBe(0);
     // Pages hold at most 1,000 turns, so every page merges in a batch of its own (empty pages may join one).

@@ -143,10 +143,10 @@ async function advanceStream(
   stats: Map<string, { rows: number; newRows: number; changedRows: number }>, opts: MergeOptions, out: MergedBatch,
 ): Promise<void> {
   const state = await readSyncState(conn, projectId, p.name);
-  let open = state.open;
-  // The stored open window continues when its pages come after another window's in the batch (a
-  // run reads its heads before it resumes a backfill): its pages and rows so far are kept.
+  // The checkpoint's open window continues when its pages come, also after another window's in the
+  // batch (a run reads its heads before it resumes a backfill): its pages and rows so far are kept.
   let stored = state.open;
+  let open: OpenWindow | null = null;
   let coverage: CoverageInterval[] | null = null;
   const counted = new Set<string>();
   const count = (w: OpenWindow) => {

@@ -47,12 +47,12 @@ export function admit(e: PlanEntry, s: AdmitStream, ctx: AdmitContext): Admissio
   if (!e.optional || e.cut) return RUN;
   const held = heldBack(ctx.deferrals, e);
   // An open window of an optional purpose cannot be cut (it continues from its cursor) and need not
-  // fit: it runs while anything is left above the reserve and pauses again where the reserve
-  // starts (mayContinue), so a window larger than any hour's leftover still advances run by run.
-  if (e.window.resume) return !held && (!ctx.budgetLeft || ctx.budgetLeft() > 0) ? RUN : { kind: 'defer', deferrals: defer(ctx.deferrals, e), entries: [] };
-  if (!held && fits(e, s, ctx.learned, ctx.budgetLeft)) return RUN;
+  // fit: it runs while it may continue (anything left above the reserve) and pauses again where
+  // the reserve starts, so a window larger than any hour's leftover still advances run by run.
+  const open = e.window.resume !== undefined;
+  if (!held && (open ? mayContinue(e, ctx.budgetLeft) : fits(e, s, ctx.learned, ctx.budgetLeft))) return RUN;
   // A window held back by an earlier deferral is not cut: the stream's newer gaps go first.
-  const head = held ? null : cutToFit(e, s, ctx.learned, ctx.budgetLeft);
+  const head = held || open ? null : cutToFit(e, s, ctx.learned, ctx.budgetLeft);
   return { kind: 'defer', deferrals: defer(ctx.deferrals, e), entries: head ? [head] : [] };
 }
 
