@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
+import { RequestLog } from '../../src/sync/api/request-log.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -21,19 +22,25 @@ const H = 3_600_000;
 // 18:07 UTC: before the pause, the demo's first sync at this hour used 99 requests (measured).
 const START = Date.parse('2026-11-24T18:07:00Z');
 const tmp = tempDir('docs-etl-budget-reserve-');
-let sb: Sandbox | undefined;
+const sandboxes: Sandbox[] = [];
 afterAll(async () => {
-  await sb?.close();
+  for (const s of sandboxes) await s.close();
   tmp.cleanup();
 });
 
+async function setUp(dir: string) {
+  const clock = new FakeClock(START);
+  const sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 20_000, live: true, liveTurnsPerMinute: 600, clock }));
+  sandboxes.push(sb);
+  const cfg = defaultSyncConfig(join(tmp.dir, dir, 'w.duckdb'),
+    [{ projectId: 'demo', apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: null }],
+    { maxWaitMs: 60_000, budgetDir: join(tmp.dir, dir, 'budget'), landingDir: join(tmp.dir, dir, 'landing') });
+  return { clock, sb, cfg };
+}
+
 describe('the reserve for the next run\'s heads', () => {
   it('a backfill that outruns its estimate pauses at the reserve; the next run reads every head; the paused window resumes from its cursor', async () => {
-    const clock = new FakeClock(START);
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 20_000, live: true, liveTurnsPerMinute: 600, clock }));
-    const cfg = defaultSyncConfig(join(tmp.dir, 'w.duckdb'),
-      [{ projectId: 'demo', apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: null }],
-      { maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget'), landingDir: join(tmp.dir, 'landing') });
+    const { clock, sb, cfg } = await setUp('a');
 
     const first = await runSync({ clock, logger: capturingLogger().logger }, cfg, PIPELINES);
     expect(first.exitCode).toBe(0);
@@ -70,5 +77,36 @@ describe('the reserve for the next run\'s heads', () => {
     const log = sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/'));
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(maxInWindow(log.map((r) => r.at), H)).toBeLessThanOrEqual(100);
+  }, 120_000);
+
+  it('a paused window that the next run defers entirely (its heads merged without it) is resumed later, not read again from its start', async () => {
+    const { clock, cfg } = await setUp('b');
+    const first = await runSync({ clock, logger: capturingLogger().logger }, cfg, PIPELINES);
+    const paused = first.runs.find((r) => r.pipeline === 'feedback')!.windows.filter((w) => !w.complete);
+    expect(paused.map((w) => w.purpose)).toEqual(['backfill']);
+
+    // Another host of the organization spent the hour's budget down to 4 requests: seconds after
+    // the first run, two streams read a head (1 request each) and keep 2 in reserve, so the second
+    // run reads its heads and defers the open window without a request.
+    clock.advance(1500);
+    const left = 4;
+    await new RequestLog(cfg.budgetDir, keyFingerprint(KEY)).update((s) => {
+      const now = clock.now().getTime();
+      const used = s.entries.filter((e) => e.start > now - H).length;
+      for (let i = 0; i < 100 - used - left; i++) s.entries.push({ id: `other-${i}`, start: now, end: now, pid: process.pid });
+    });
+    const second = await runSync({ clock, logger: capturingLogger().logger }, cfg, PIPELINES);
+    expect(second.exitCode).toBe(0);
+    expect(second.plans.map((p) => p.plan.reserve)).toEqual([2]);
+    expect(second.runs.find((r) => r.pipeline === 'feedback')!.windows.map((w) => [w.purpose, w.complete])).toEqual([['head', true]]);
+
+    // An hour later it continues from its cursor with the pages read before.
+    clock.advance(H);
+    const { logger, lines } = capturingLogger();
+    const third = await runSync({ clock, logger }, cfg, PIPELINES);
+    expect(third.exitCode).toBe(0);
+    const resumed = lines.filter((l) => l.msg === 'resuming open window' && l.pipeline === 'feedback');
+    expect(resumed.map((l) => [l.purpose, l.pages])).toEqual([['backfill', paused[0]!.pages]]);
+    expect(third.runs.find((r) => r.pipeline === 'feedback')!.windows.find((w) => w.purpose === 'backfill')).toMatchObject({ from: paused[0]!.from, complete: true });
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 // `status --check`: the health check a monitor runs. Unhealthy, with one line per stream naming it
 // and the reason, when: no run is recorded; a 429 block holds; a stream's last run failed (its
 // merge failed, a fatal answer) or is older than --max-age; a stream stopped on the budget in the
-// same open window on `stuckRuns` consecutive runs; a due re-read is past its deadline by more than
+// same open window on `stuckRuns` consecutive runs (nothing completed, or the window was open before
+// them: sql/status/stuck-streams.sql); a due re-read is past its deadline by more than
 // `overdueMs` (late statuses and arrivals are going stale). A budget stop alone is healthy: the
 // next run continues.
 import type { DuckDBConnection } from '@duckdb/node-api';

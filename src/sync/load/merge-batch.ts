@@ -189,6 +189,10 @@ async function advanceStream(
     }
   }
   if (open) count(open);
+  // The checkpoint holds one open window. The stored one stays when none of its pages came (the
+  // run deferred it, or merged its heads apart from it), unless this batch leaves another window
+  // open: the newer cursor is kept, and the older window's span is planned again from its start.
+  open ??= stored;
   const last = files.at(-1)!.meta;
   if (coverage) await writeCoverage(conn, projectId, p.name, coverage);
   const highWater = coverage?.length ? new Date(Math.max(...coverage.map((c) => c.to))) : state.highWater;
