@@ -69,4 +69,19 @@ describe('rule 9: the page cap stays within what the merge loads at the memory l
     expect((await query(join(dirB, 'w.duckdb'), 'SELECT count(*)::INTEGER AS n FROM feedback'))[0]!.n).toBe(1);
     expectBoundedMemory(r);
   }, 120_000);
+
+  it('at the default --memory-limit 128MB: a 22 MB page, more than the merge pool (64 MiB) takes, loads whole at the whole limit', async () => {
+    const body = bigPage(11);
+    expect(body.length).toBeGreaterThan(20e6);
+    expect(body.length).toBeLessThan(24 * 2 ** 20);
+    const s = await hostileServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    servers.push(s);
+    const dir = join(tmp.dir, 'default');
+    const r = await runMeasured(['sync', '--warehouse', join(dir, 'w.duckdb'), ...oneWindow()],
+      { DOCS_API_BASE_URL: s.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', DOCS_PIPELINES: 'assistant_conversations' }, join(dir, 'peak'));
+    expect(r.code, r.stderr).toBe(0);
+    expect((await query(join(dir, 'w.duckdb'), 'SELECT count(*)::INTEGER AS n, max(length(response))::INTEGER AS longest FROM conversations'))[0]).toEqual({ n: 60, longest: 2_000_000 });
+    expect((await query(join(dir, 'w.duckdb'), 'SELECT count(*)::INTEGER AS n FROM quarantine'))[0]!.n).toBe(0);
+    expectBoundedMemory(r);
+  }, 120_000);
 });

@@ -13,6 +13,7 @@ import type { PipelineDefinition } from '../pipeline/definition.js';
 import type { RereadStage } from '../plan/reread-schedule.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
+import { stepMemoryLimit, withMemoryLimit } from './memory-pool.js';
 import { isOutOfMemory, outOfMemoryLine } from './out-of-memory.js';
 
 import { readSyncState, type StreamState } from './sync-state.js';
@@ -32,7 +33,11 @@ export interface MergerDeps {
   maxBatchRows?: number;
   maxBatchPages?: number;
   onMerged?: (batch: MergedBatch, files: readonly LandedFile[]) => void;
-  /** DuckDB's memory_limit, named in the line an out-of-memory stops a stream with. */
+  /**
+   * DuckDB's memory_limit, named in the line an out-of-memory stops a stream with. Batches merge
+   * under a smaller pool derived from it (memory-pool.ts stepMemoryLimit), and at the whole limit
+   * when they need it; unset: at whatever the connection has.
+   */
   memoryLimit?: string;
 }
 
@@ -179,8 +184,9 @@ export class Merger {
     const started = performance.now();
     this.deps.logger.debug({ pages: files.length, records: files.reduce((n, f) => n + f.meta.records, 0), first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
     const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
+    const pool = this.deps.memoryLimit === undefined ? null : stepMemoryLimit(this.deps.memoryLimit);
     const merged = await this.deps.writer.run((conn) =>
-      mergeBatch(conn, groups, { now: this.deps.clock.now(), rereads: this.deps.rereads }));
+      withMemoryLimit(conn, pool, () => mergeBatch(conn, groups, { now: this.deps.clock.now(), rereads: this.deps.rereads })));
     this.deps.zone.release(files, this.deps.keepRaw);
     this.stats.batches++;
     this.stats.pages += files.length;

@@ -26,6 +26,7 @@ import { acquireWriterLock } from '../load/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishRead } from '../publish/read-surface.js';
+import { stepMemoryLimit, withMemoryLimit } from '../load/memory-pool.js';
 import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization } from '../plan/plan-organization.js';
@@ -76,6 +77,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
   }
   // A page the merge could not load at the memory limit is refused at fetch (mergeable-page.ts).
   const pageCap = pageCapFor(cfg.maxPageBytes, cfg.duckdb.memoryLimit);
+  const stepPool = stepMemoryLimit(cfg.duckdb.memoryLimit);
   let wh: Warehouse | undefined;
   try {
     // A dry run writes nothing: it plans from the warehouse read-only (or from nothing, before the first run).
@@ -108,7 +110,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         if (wh && nowMs - lastPublish >= cfg.publishIntervalMs) {
           lastPublish = nowMs;
           const at = wh.path;
-          void writer.run((c) => publishRead(c, at, cfg, deps.clock.now())).then(
+          void writer.run((c) => withMemoryLimit(c, stepPool, () => publishRead(c, at, cfg, deps.clock.now()))).then(
             (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
             (err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'publishing the read snapshot failed; the next publish retries'),
           );
@@ -196,9 +198,12 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     let topics: TopicUpdate | null = null;
     if (!deps.signal?.aborted) {
       // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
+      // Both under the writer's step pool (memory-pool.ts), at the whole limit if they need it.
       const limit = cfg.duckdb.memoryLimit;
-      topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics)));
-      published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) => publishRead(c, wh!.path, cfg, deps.clock.now())));
+      topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) =>
+        withMemoryLimit(c, stepPool, () => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics))));
+      published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
+        withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
       timing.publishMs = published.ms;
     }
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);

@@ -1,0 +1,51 @@
+// Running one step of the writer under a smaller DuckDB pool than memory_limit, and the pools the
+// steps use. memory_limit is the DuckDB instance's, not the connection's: callers run on the
+// writer's connection inside the writer's queue (one statement at a time), so nothing else of the
+// writer runs under the smaller pool; a planning read on another connection at that moment reads a
+// few small tables. Lowering it makes DuckDB evict what it holds above the new limit.
+// Contract: `fn` is safe to run twice (it only reads, or it is one transaction that rolls back on
+// error): one that runs out of memory under the smaller pool runs once more at the limit put back,
+// so the smaller pool never makes a step fail that the configured limit lets through.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { memorySizeBytes } from '../../core/memory-size.js';
+import { isOutOfMemory } from './out-of-memory.js';
+
+/** The pool bookkeeping scans run under (scan-memory.ts; measured at 4M turns: 16MB scans as fast as 128MB). */
+export const SCAN_MEMORY_LIMIT = '16MB';
+/** Steps never run under less than this (a merge batch of 1,000-turn pages needs more than 48MB). */
+const STEP_POOL_FLOOR_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The pool the writer's heavy steps run under (a merge batch, the gap topic step, a publish): half
+ * of memory_limit, at least 64 MiB, never above the limit. While they run, DuckDB also allocates
+ * outside its pool (the JSON reader's buffers, parsed records, Parquet writers, checkpoints), about
+ * in proportion to the pool: so the process's peak follows the pool, not the limit (measured on a
+ * full sync of 4M turns as the container runs it: docs/performance.md, sixth round). A step that
+ * needs more (pages of tens of MiB) runs again at the whole limit (withMemoryLimit).
+ */
+export function stepMemoryLimit(memoryLimit: string): string | null {
+  const bytes = memorySizeBytes(memoryLimit);
+  if (bytes === null) return null;
+  const pool = Math.max(Math.floor(bytes / 2), STEP_POOL_FLOOR_BYTES);
+  return pool >= bytes ? null : `${Math.floor(pool / 1024)}KiB`;
+}
+
+/** Runs `fn` with memory_limit lowered to `limit` (null, or a limit not below the current one: as is). */
+export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string | null, fn: () => Promise<T>): Promise<T> {
+  const lower = limit === null ? null : memorySizeBytes(limit);
+  if (lower === null) return fn();
+  const current = String((await conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]!.m);
+  const bytes = memorySizeBytes(current);
+  // Already that small (or a form this cannot compare): nothing to lower.
+  if (bytes === null || bytes <= lower) return fn();
+  await conn.run(`SET memory_limit = '${limit}'`);
+  try {
+    return await fn();
+  } catch (err) {
+    if (!isOutOfMemory(err)) throw err;
+  } finally {
+    await conn.run(`SET memory_limit = '${current}'`);
+  }
+  // It needed more than the smaller pool: once more, at the limit just put back.
+  return fn();
+}
