@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
+import { updateGapTopics } from '../../src/outputs/topics/update-topics.js';
 import { SCAN_MEMORY_LIMIT } from '../../src/sync/load/scan-memory.js';
 import { migrate } from '../../src/sync/load/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -52,3 +53,22 @@ it('a step that finds nothing changed leaves no more than the scan pool in DuckD
     expect(await poolBytes(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)! + 8 * MB);
   });
 }, 60_000);
+
+// The sync runs the step under its step pool first (src/sync/load/memory-pool.ts); the step catches
+// its own failures (a project's topics stay as they were), so the retry at the whole limit is made
+// per project, inside: a step that needs more than the pool still computes.
+it('a topic step that runs out of memory in the smaller pool computes at the whole limit, and the limit comes back', async () => {
+  clock.advance(3_600_000);
+  await withColdWarehouse(path, async (wh) => {
+    const limit = async () => String((await wh.conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]!.m);
+    const before = await limit();
+    // Control: 2MB is too small for the step.
+    await wh.conn.run("SET memory_limit = '2MB'");
+    await expect(runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS, true)).rejects.toThrow(/Out of Memory/);
+    await wh.conn.run(`SET memory_limit = '${before}'`);
+    const update = await updateGapTopics({ clock, logger: silentLogger }, wh.conn, ['alpha'], DEFAULT_TOPIC_SETTINGS, true, '2MB');
+    expect(update.failed).toEqual([]);
+    expect(update.results.map((r) => [r.status, r.turns])).toEqual([['computed', 2_000_000]]);
+    expect(await limit()).toBe(before);
+  });
+}, 120_000);

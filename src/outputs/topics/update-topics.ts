@@ -4,6 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { messageOf } from '../../core/errors.js';
 import type { TopicSettings } from './topic-settings.js';
+import { withMemoryLimit } from '../../sync/load/memory-pool.js';
 import { runTopicStep, type TopicStepDeps, type TopicStepResult } from './topic-step.js';
 
 export interface TopicUpdate {
@@ -13,11 +14,15 @@ export interface TopicUpdate {
 
 export async function updateGapTopics(
   deps: TopicStepDeps, conn: DuckDBConnection, projectIds: readonly string[], settings: TopicSettings, force = false,
+  /** A smaller DuckDB pool each project's step runs under first (sync: memory-pool.ts stepMemoryLimit); null: the connection's. */
+  pool: string | null = null,
 ): Promise<TopicUpdate> {
   const out: TopicUpdate = { results: [], failed: [] };
   for (const projectId of projectIds) {
     try {
-      const r = await runTopicStep(deps, conn, projectId, settings, force);
+      // Out of memory in the smaller pool runs the step again at the whole limit (it is safe to
+      // repeat: temporary tables, one transaction at the end); a failure after that is caught here.
+      const r = await withMemoryLimit(conn, pool, () => runTopicStep(deps, conn, projectId, settings, force));
       out.results.push(r);
       deps.logger.info({
         projectId, status: r.status, turns: r.turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics: r.topics,

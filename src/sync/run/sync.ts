@@ -198,10 +198,11 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     let topics: TopicUpdate | null = null;
     if (!deps.signal?.aborted) {
       // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
-      // Both under the writer's step pool (memory-pool.ts), at the whole limit if they need it.
+      // Both under the writer's step pool (memory-pool.ts), at the whole limit if they need it (the
+      // topic step per project: it reports a project's failure instead of throwing).
       const limit = cfg.duckdb.memoryLimit;
       topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) =>
-        withMemoryLimit(c, stepPool, () => updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics))));
+        updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics, false, stepPool)));
       published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
         withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
       timing.publishMs = published.ms;
