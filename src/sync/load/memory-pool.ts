@@ -1,8 +1,9 @@
-// Running one step of the writer under a smaller DuckDB pool than memory_limit, and the pools the
-// steps use. memory_limit is the DuckDB instance's, not the connection's: callers run on the
-// writer's connection inside the writer's queue (one statement at a time), so nothing else of the
-// writer runs under the smaller pool; a planning read on another connection at that moment reads a
-// few small tables. Lowering it makes DuckDB evict what it holds above the new limit.
+// Running one step of the writer under a smaller DuckDB pool than memory_limit, and the pool the
+// heavy steps use (the bookkeeping scans' pool is scan-memory.ts's). memory_limit is the DuckDB
+// instance's, not the connection's: callers run on the writer's connection inside the writer's
+// queue (one statement at a time), so nothing else of the writer runs under the smaller pool; a
+// planning read on another connection at that moment reads a few small tables. Lowering it makes
+// DuckDB evict what it holds above the new limit.
 // Contract: `fn` is safe to run twice (it only reads, or it is one transaction that rolls back on
 // error): one that runs out of memory under the smaller pool runs once more at the limit put back,
 // so the smaller pool never makes a step fail that the configured limit lets through.
@@ -10,8 +11,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { memorySizeBytes } from '../../core/memory-size.js';
 import { isOutOfMemory } from './out-of-memory.js';
 
-/** The pool bookkeeping scans run under (scan-memory.ts; measured at 4M turns: 16MB scans as fast as 128MB). */
-export const SCAN_MEMORY_LIMIT = '16MB';
 /** Steps never run under less than this (a merge batch of 1,000-turn pages needs more than 48MB). */
 const STEP_POOL_FLOOR_BYTES = 64 * 1024 * 1024;
 

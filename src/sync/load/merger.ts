@@ -75,9 +75,13 @@ export class Merger {
   private readonly queue = new Map<string, LandedFile[]>();
   private readonly failed = new Map<string, string>();
   private readonly oom = new Map<string, string>();
+  /** The smaller pool batches merge under first (null: the connection's limit). */
+  private readonly pool: string | null;
   private loop: Promise<void> | null = null;
 
-  constructor(private readonly deps: MergerDeps) {}
+  constructor(private readonly deps: MergerDeps) {
+    this.pool = deps.memoryLimit === undefined ? null : stepMemoryLimit(deps.memoryLimit);
+  }
 
   /** A page landed: it will be merged after the pages of its stream landed before it. */
   enqueue(file: LandedFile): void {
@@ -184,9 +188,8 @@ export class Merger {
     const started = performance.now();
     this.deps.logger.debug({ pages: files.length, records: files.reduce((n, f) => n + f.meta.records, 0), first: `${files[0]!.meta.project_id}#${files[0]!.meta.seq}` }, 'merging landed pages');
     const groups: MergeGroup[] = [...groupBy(files, (f) => f.meta.pipeline)].map(([name, fs]) => ({ pipeline: this.pipeline(name), files: fs }));
-    const pool = this.deps.memoryLimit === undefined ? null : stepMemoryLimit(this.deps.memoryLimit);
     const merged = await this.deps.writer.run((conn) =>
-      withMemoryLimit(conn, pool, () => mergeBatch(conn, groups, { now: this.deps.clock.now(), rereads: this.deps.rereads })));
+      withMemoryLimit(conn, this.pool, () => mergeBatch(conn, groups, { now: this.deps.clock.now(), rereads: this.deps.rereads })));
     this.deps.zone.release(files, this.deps.keepRaw);
     this.stats.batches++;
     this.stats.pages += files.length;
