@@ -285,10 +285,16 @@ function following(p: PipelineDefinition, at: Position, page: Envelope, pages: n
   }
 }
 
-/** A hash of a page's records (null when they cannot be serialised: too deep, checked later). */
+/**
+ * A hash of a page's records (null when they cannot be serialised: too deep, checked later). Record
+ * by record: one string of the whole page would be a large V8 object, freed only by a full
+ * collection, on every page.
+ */
 function recordsDigest(records: unknown[]): string | null {
   try {
-    return createHash('sha256').update(JSON.stringify(records)).digest('hex');
+    const hash = createHash('sha256');
+    for (const r of records) hash.update(JSON.stringify(r) ?? 'undefined').update('\n');
+    return hash.digest('hex');
   } catch {
     return null;
   }

@@ -71,12 +71,19 @@ export interface LandedPage extends LandedMeta {
 }
 
 /**
- * The file's text: the metadata as JSON, then the body spliced in verbatim. The body was parsed
- * as JSON before (it is a valid JSON text), so the whole file is one JSON object.
+ * The file's bytes: the metadata as JSON, then the body spliced in verbatim. The body was parsed
+ * as JSON before (it is a valid JSON text), so the whole file is one JSON object. Encoded straight
+ * into one buffer outside V8's heap: concatenating the strings would make V8 copy the page (often
+ * megabytes) into its large-object space, which only a full collection frees.
  */
-export function serializeLanded(page: LandedPage, body: string): string {
-  const head = JSON.stringify(page);
-  return `${head.slice(0, -1)},"body":${body}}\n`;
+export function serializeLanded(page: LandedPage, body: string): Buffer {
+  const head = `${JSON.stringify(page).slice(0, -1)},"body":`;
+  const tail = '}\n';
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(head) + Buffer.byteLength(body) + tail.length);
+  let at = out.write(head);
+  at += out.write(body, at);
+  out.write(tail, at);
+  return out;
 }
 
 /**

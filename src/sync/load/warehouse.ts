@@ -32,6 +32,17 @@ export interface OpenOptions {
 export const DEFAULT_MEMORY_LIMIT = '128MB';
 export const DEFAULT_THREADS = 2;
 
+/**
+ * How much WAL the writer lets grow before DuckDB checkpoints at a commit (DuckDB's default: 16MB).
+ * Each checkpoint rewrites the tables' newest row groups, with buffers outside the pool: during a
+ * backfill, 16MB meant one every 2-3 merge batches, and they made the sync's memory peaks (a 1M-turn
+ * full sync as the container runs it peaked at 277-315 MB, at 268-279 MB with 64MB; 4MB: 365 MB;
+ * 256MB moves the peak to the final publish's checkpoint; docs/performance.md, seventh round). The WAL
+ * on disk stays within this; data committed since the last checkpoint stays in the buffer pool
+ * (spilled to the temp directory past memory_limit), and a crash replays at most this much.
+ */
+export const WRITER_CHECKPOINT_THRESHOLD = '64MB';
+
 export async function openWarehouse(path: string, opts: OpenOptions = {}): Promise<Warehouse> {
   const full = path === ':memory:' ? path : resolve(path);
   if (full !== ':memory:' && !opts.readOnly) mkdirSync(dirname(full), { recursive: true });
@@ -40,7 +51,7 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
     instance = await DuckDBInstance.create(full, {
       ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
       // The writer's bounds (sync passes them); a reader (a report, a query) keeps DuckDB's defaults.
-      ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit } : {}),
+      ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit, checkpoint_threshold: WRITER_CHECKPOINT_THRESHOLD } : {}),
       ...(opts.threads ? { threads: String(opts.threads) } : {}),
       // Offline by design: parquet, json and icu are built in; never download an extension.
       autoinstall_known_extensions: 'false',
