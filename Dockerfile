@@ -39,7 +39,7 @@ ENV DOCS_ETL_BUDGET_DIR=/app/state/budget
 # running right now. Until the first run has finished it reports unhealthy: start with --run-now.
 HEALTHCHECK --interval=5m --timeout=30s --start-period=2m --retries=3 CMD ["docs-etl", "status", "--check"]
 # V8 favours memory over speed (--optimize-for-size; a 1 MB young generation). With MALLOC_ARENA_MAX
-# above, a full sync's peak RSS at 4M turns went 520 -> 386 MB (a 512 MiB container holds it), at 1M
+# above, a full sync's peak RSS at 4M turns went 520 -> 386 MB (282 MB after later rounds), at 1M
 # about 480 -> 396 MB, for about 40% more CPU time; a sync under the API's budget waits on requests,
 # not the CPU (docs/sync.md, Memory and threads; docs/performance.md, Fifth round).
 ENTRYPOINT ["node", "--optimize-for-size", "--max-semi-space-size=1", "/app/bin/docs-etl.js"]

@@ -66,7 +66,7 @@ it('a topic step that runs out of memory in the smaller pool computes at the who
     await wh.conn.run("SET memory_limit = '2MB'");
     await expect(runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS, true)).rejects.toThrow(/Out of Memory/);
     await wh.conn.run(`SET memory_limit = '${before}'`);
-    const update = await updateGapTopics({ clock, logger: silentLogger }, wh.conn, ['alpha'], DEFAULT_TOPIC_SETTINGS, true, '2MB');
+    const update = await updateGapTopics({ clock, logger: silentLogger }, wh.conn, ['alpha'], DEFAULT_TOPIC_SETTINGS, { force: true, pool: '2MB' });
     expect(update.failed).toEqual([]);
     expect(update.results.map((r) => [r.status, r.turns])).toEqual([['computed', 2_000_000]]);
     expect(await limit()).toBe(before);

@@ -58,7 +58,7 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
           if (flags.project !== undefined && !known.includes(flags.project)) {
             throw new UsageError(`project "${flags.project}" has no assistant turns in ${cfg.warehouse}${known.length ? ` (it has: ${known.join(', ')})` : ''}`);
           }
-          const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, true);
+          const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, { force: true });
           if (update.failed.length) throw new Error(`gap topics failed for ${update.failed.map((f) => `${f.projectId} (${f.error})`).join(', ')}`);
           await publishRead(wh.conn, wh.path, cfg, systemClock.now());
           for (const r of update.results) {

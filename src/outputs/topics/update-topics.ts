@@ -12,11 +12,17 @@ export interface TopicUpdate {
   failed: { projectId: string; error: string }[];
 }
 
+export interface TopicUpdateOptions {
+  /** Compute even when the unanswered turns did not change (`docs-etl topics --rebuild`). */
+  force?: boolean;
+  /** A smaller DuckDB pool each project's step runs under first (sync: memory-pool.ts stepMemoryLimit); unset: the connection's. */
+  pool?: string | null;
+}
+
 export async function updateGapTopics(
-  deps: TopicStepDeps, conn: DuckDBConnection, projectIds: readonly string[], settings: TopicSettings, force = false,
-  /** A smaller DuckDB pool each project's step runs under first (sync: memory-pool.ts stepMemoryLimit); null: the connection's. */
-  pool: string | null = null,
+  deps: TopicStepDeps, conn: DuckDBConnection, projectIds: readonly string[], settings: TopicSettings, opts: TopicUpdateOptions = {},
 ): Promise<TopicUpdate> {
+  const { force = false, pool = null } = opts;
   const out: TopicUpdate = { results: [], failed: [] };
   for (const projectId of projectIds) {
     try {

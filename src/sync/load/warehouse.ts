@@ -34,12 +34,12 @@ export const DEFAULT_THREADS = 2;
 
 /**
  * How much WAL the writer lets grow before DuckDB checkpoints at a commit (DuckDB's default: 16MB).
- * Each checkpoint rewrites the tables' newest row groups, with buffers outside the pool: during a
- * backfill, 16MB meant one every 2-3 merge batches, and they made the sync's memory peaks (a 1M-turn
- * full sync as the container runs it peaked at 277-315 MB, at 268-279 MB with 64MB; 4MB: 365 MB;
- * 256MB moves the peak to the final publish's checkpoint; docs/performance.md, seventh round). The WAL
- * on disk stays within this; data committed since the last checkpoint stays in the buffer pool
- * (spilled to the temp directory past memory_limit), and a crash replays at most this much.
+ * A checkpoint compresses and writes what was committed since the last one, with buffers outside
+ * the pool: during a backfill, 16MB meant one every 2-3 merge batches, and those batches made the
+ * sync's memory peaks (a 1M-turn full sync as the container runs it peaked at 277-315 MB, at 268-279
+ * MB with 64MB; 4MB: 365 MB; 256MB moves the peak to the final publish's checkpoint; docs/
+ * performance.md, seventh round). The WAL on disk stays within this, and a crash replays at most
+ * this much.
  */
 export const WRITER_CHECKPOINT_THRESHOLD = '64MB';
 

@@ -202,7 +202,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
       // topic step per project: it reports a project's failure instead of throwing).
       const limit = cfg.duckdb.memoryLimit;
       topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) =>
-        updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics, false, stepPool)));
+        updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics, { pool: stepPool })));
       published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
         withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
       timing.publishMs = published.ms;
