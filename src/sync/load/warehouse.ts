@@ -50,7 +50,8 @@ export async function openWarehouse(path: string, opts: OpenOptions = {}): Promi
   try {
     instance = await DuckDBInstance.create(full, {
       ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
-      // The writer's bounds (sync passes them); a reader (a report, a query) keeps DuckDB's defaults.
+      // The writer's bounds (sync, rebuild, reset and topics pass them; the checkpoint threshold comes
+      // with them); a reader (a report, a query) keeps DuckDB's defaults.
       ...(opts.memoryLimit ? { memory_limit: opts.memoryLimit, checkpoint_threshold: WRITER_CHECKPOINT_THRESHOLD } : {}),
       ...(opts.threads ? { threads: String(opts.threads) } : {}),
       // Offline by design: parquet, json and icu are built in; never download an extension.
