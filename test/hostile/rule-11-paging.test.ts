@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_CONSECUTIVE_429 } from '../../src/sync/api/analytics-client.js';
-import { MIN_PAGE_CAP } from '../../src/sync/extract/read-window.js';
+import { MIN_PAGE_CAP } from '../../src/sync/plan/page-cap.js';
 import { query } from '../reliability/reliability-helpers.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,8 +1,9 @@
 // Admission of the window at the head of the run's queue (src/sync/plan/admission.ts): run it, re-split
 // it, defer it, or read its newest part that fits. One row per rule a user sees in a run's outcome.
 import { describe, expect, it } from 'vitest';
-import { admit, mayContinue, type Admission, type AdmitContext, type Learned } from '../../src/sync/plan/admission.js';
+import { admit, mayContinue, readCap, type Admission, type AdmitContext, type Learned } from '../../src/sync/plan/admission.js';
 import { NO_DEFERRALS, defer } from '../../src/sync/plan/deferral.js';
+import { MIN_PAGE_CAP } from '../../src/sync/plan/page-cap.js';
 import type { PlanEntry } from '../../src/sync/plan/plan-entry.js';
 import type { PlanStream } from '../../src/sync/plan/plan-stream.js';
 import { FEEDBACK, H, PAGE_AN_HOUR, VIEWS, entry, show } from './plan-fixtures.js';
@@ -86,5 +87,18 @@ describe('admit', () => {
     admit(entry('head', 0, 1, 5), feedback(null), { learned: undefined, deferrals: NO_DEFERRALS, budgetLeft: counted });
     admit(entry('backfill', 0, 24, 1), feedback(null), { learned: undefined, deferrals: waitingBackfill, budgetLeft: counted });
     expect(reads).toBe(0);
+  });
+
+  it("caps a window's read at its estimate made again with what the run learned: a week planned at one request, read after a head that showed ten pages an hour, may take its 1,680 pages", () => {
+    const week = entry('backfill', 0, 168, 1);
+    // Learned nothing: the plan's guess of one request, so the floor.
+    expect(readCap(week, feedback(null), undefined)).toBe(MIN_PAGE_CAP);
+    // The head said ten pages an hour: 1,680 pages for the week, with the cap's margin.
+    expect(readCap(week, feedback(null), learnedTenPagesAnHour)).toBe(4 * 1680 + 10);
+    // What earlier runs found counts too; a resumed window's pages already read are taken off.
+    expect(readCap(week, feedback(PAGE_AN_HOUR), undefined)).toBe(4 * 168 + 10);
+    expect(readCap(open('backfill', 0, 168, 1), feedback(PAGE_AN_HOUR), undefined)).toBe(4 * 166 + 10);
+    // Never below the plan's own estimate.
+    expect(readCap(entry('backfill', 0, 1, 50), feedback(PAGE_AN_HOUR), undefined)).toBe(4 * 50 + 10);
   });
 });

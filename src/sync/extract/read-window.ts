@@ -37,22 +37,9 @@ export interface ReadOptions {
   logger: Logger;
   signal?: AbortSignal;
   onRequest?: () => void;
-  /** Most pages this read may take (pageCap of the window's estimate); unset: no cap. */
+  /** Most pages this read may take (plan/page-cap.ts); unset: no cap. */
   maxPages?: number;
 }
-
-/**
- * The most pages one read of a window may take: what its plan estimated, with a wide margin
- * (estimates start at one request per window before a stream's density is known). A server that
- * pages forever (hasMore true, a fresh cursor each time) is stopped there instead of spending the
- * organization's whole budget; a real window that large continues from its cursor next run.
- */
-export function pageCap(estRequests: number): number {
-  return Math.max(MIN_PAGE_CAP, 4 * Math.ceil(estRequests) + 10);
-}
-// 60: a stream's first head (its last hour, density unknown, estimate 1) at a million turns a day
-// is about 42 pages; it must fit under the cap with margin.
-export const MIN_PAGE_CAP = 60;
 
 /** How many times one run restarts a window on rejected cursors before giving up. */
 const MAX_RESTARTS = 3;

@@ -9,6 +9,7 @@ import { pageSize } from '../pipeline/definition.js';
 import { defer, heldBack, type Deferrals } from './deferral.js';
 import { plain, type PlanEntry } from './plan-entry.js';
 import type { PlanStream } from './plan-stream.js';
+import { pageCap } from './page-cap.js';
 import { MIN_WINDOW_MS } from './planner.js';
 
 /** Windows longer than this (the open-ended bottom of history) say little about density. */
@@ -59,15 +60,34 @@ export function admit(e: PlanEntry, s: AdmitStream, ctx: AdmitContext): Admissio
 /** Whether an optional window's estimate, made again with what this run learned, fits the budget left. */
 export function fits(e: PlanEntry, s: AdmitStream, learned: Learned | undefined, budgetLeft: (() => number) | null): boolean {
   if (!budgetLeft) return true;
+  return estimateNow(e, s, learned) <= budgetLeft();
+}
+
+/**
+ * The window's requests, estimated again with what this run learned, never below the plan's: a
+ * plan made before the stream's density was known says one request for a window of days. A
+ * resumed window's pages already read are taken off.
+ */
+export function estimateNow(e: PlanEntry, s: AdmitStream, learned: Learned | undefined): number {
   let est = e.window.estRequests;
   if (s.pipeline.time.granularity === 'day') {
     // A day window costs about what the run's earlier day windows of the stream cost.
     if (learned?.windows) est = Math.max(est, Math.ceil(learned.requests / learned.windows));
   } else if (isDated(e.window.purpose) && spanMs(e.window) <= LEARN_MAX_SPAN_MS) {
     const density = rowsPerMs(s, learned);
-    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)));
+    if (density !== null) est = Math.max(est, Math.ceil((density * spanMs(e.window)) / pageSize(s.pipeline)) - (e.window.resume?.pages ?? 0));
   }
-  return est <= budgetLeft();
+  return est;
+}
+
+/**
+ * Most pages the read of an admitted window may take: the cap of its estimate made again with what
+ * this run learned. Without that, a first sync's backfill window (planned at one request, before
+ * the head said how dense the stream is) was cut at the floor of 60 pages and its run failed,
+ * though the head had shown the window to hold about 70.
+ */
+export function readCap(e: PlanEntry, s: AdmitStream, learned: Learned | undefined): number {
+  return pageCap(estimateNow(e, s, learned));
 }
 
 /**

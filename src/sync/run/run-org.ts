@@ -10,10 +10,9 @@ import type { Clock } from '../../core/clock.js';
 import { BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { formatWindow } from '../../core/window.js';
-import { pageCap } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import type { StreamState } from '../load/sync-state.js';
-import { admit, mayContinue, type Learned } from '../plan/admission.js';
+import { admit, mayContinue, readCap, type Learned } from '../plan/admission.js';
 import { afterWindow } from '../plan/after-window.js';
 import { NO_DEFERRALS, defer } from '../plan/deferral.js';
 import type { OrgPlan, PlanEntry } from '../plan/org-plan.js';
@@ -140,7 +139,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       }, {
         pipeline: s.pipeline, projectId: e.projectId, organization: s.organization, runId: summary.runId,
         window: e.window, resume: e.window.resume, seq: seqs.get(k)!, windowLimitMs: limits.get(k) ?? null,
-        maxPages: pageCap(e.window.estRequests),
+        maxPages: readCap(e, s, learned.get(k)),
       });
       if (out.kind === 'paused') {
         // Like a deferral: the stream's older windows of the purpose wait behind it (newest first).
