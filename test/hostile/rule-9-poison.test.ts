@@ -51,6 +51,23 @@ describe('rule 9: a value the warehouse cannot hold never blocks a stream', () =
     expect(q.map((x) => x.query)).toEqual(['question \ufffd cut', '\ufffd alone']);
   });
 
+  it('fetch: bytes that are not UTF-8 become U+FFFD and all 60 turns load; exit 0', async () => {
+    const t = turns(60, 't_');
+    // A server that cut a multi-byte character (0xE2 0x82 of "€") and sent a stray 0xFF.
+    const [before, after] = JSON.stringify(page(t, null)).replace('"question 7"', '"question SPLIT cut"').split('SPLIT') as [string, string];
+    const body = Buffer.concat([Buffer.from(before), Buffer.from([0xe2, 0x82]), Buffer.from(' then '), Buffer.from([0xff]), Buffer.from(after)]);
+    const s = await hostileServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    servers.push(s);
+    const dir = join(tmp.dir, 'not-utf8');
+    const warehouse = join(dir, 'w.duckdb');
+    const r = await runMeasured(['sync', '--warehouse', warehouse, ...oneWindow()], env(s.url), join(dir, 'peak'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(await count(warehouse, 'conversations')).toBe(60);
+    expect(await count(warehouse, 'quarantine')).toBe(0);
+    const q = await query(warehouse, "SELECT query FROM conversations WHERE id = 't_0007'");
+    expect(q[0]!.query).toBe('question \ufffd then \ufffd cut');
+  });
+
   it('fetch: a count of 1e20 is quarantined with the reason; the day\'s other terms load; exit 0', async () => {
     const s = await hostileServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(searchesBody({ hits: 1e20 })));
     servers.push(s);

@@ -2,6 +2,7 @@
 // deadline and a body cap per request), retried, and every failure named by what the runner does
 // with it. Paging is the extractor's business; this returns one response's body as received (the
 // key scrubbed if a server echoed it) and parsed. The key travels only in the Authorization header.
+import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { analyticsErrorSchema } from '../../contracts/analytics.js';
 import type { Clock } from '../../core/clock.js';
@@ -47,8 +48,8 @@ export interface AnalyticsClientDeps {
 export interface FetchedJson {
   /** The parsed body. */
   json: unknown;
-  /** The body as received (landed verbatim, the key scrubbed if a server echoed it). */
-  body: string;
+  /** The body as received (landed verbatim, the key scrubbed if a server echoed it), as bytes. */
+  body: Buffer;
   /** Requests this response cost (retries and 429s included). */
   requests: number;
 }
@@ -60,7 +61,7 @@ export interface GetOptions {
    * Checks a parsed 200 body; a RetriableError it throws (a body that is not a page of the
    * endpoint: a broken response) is retried like a 5xx, within the same retry policy.
    */
-  check?: (json: unknown, body: string) => void;
+  check?: (json: unknown, body: Buffer) => void;
 }
 
 export interface AnalyticsClient {
@@ -137,15 +138,11 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
       const parse = (res: HttpResponse): FetchedJson => {
         throwIfRetriable(res, deps.clock.now(), secrets);
         if (res.status !== 200) throw statusError(res, projectId, deps.keySource, hadCursor, deps.apiKey);
-        // A server that echoes the key into the data must not get it stored (landing, warehouse, lake).
-        const scrubbed = res.text.includes(deps.apiKey) ? scrub(res.text, secrets) : res.text;
-        if (scrubbed !== res.text) deps.logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
-        // Lone surrogates (text cut inside an emoji) become U+FFFD: DuckDB refuses a file holding one.
-        const { text: body, replaced } = replaceLoneSurrogates(scrubbed);
-        if (replaced) deps.logger.warn({ projectId, count: replaced }, 'the response held lone UTF-16 surrogates: replaced by U+FFFD before storing');
+        const body = landableBody(res, deps.apiKey, deps.logger, projectId);
         let json: unknown;
         try {
-          json = JSON.parse(body) as unknown;
+          // The page's text lives only for this call (see HttpResponse.text).
+          json = JSON.parse(body.toString('utf8')) as unknown;
         } catch {
           throw new RetriableError(`unreadable response body (${body.length} bytes, truncated or not JSON)`, 200);
         }
@@ -166,6 +163,22 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
       });
     },
   };
+}
+
+/**
+ * The body to parse and land. Usually the bytes as received: well-formed UTF-8 with neither the key
+ * nor a surrogate escape in it. Otherwise the text, repaired: a server that echoes the key into the
+ * data must not get it stored (landing, warehouse, lake); lone surrogates (text cut inside an
+ * emoji) become U+FFFD, as do bytes that are not UTF-8 (DuckDB refuses a file holding either).
+ */
+function landableBody(res: HttpResponse, apiKey: string, logger: Logger, projectId: string): Buffer {
+  const b = res.bytes;
+  if (isUtf8(b) && !b.includes(apiKey) && !b.includes('\\ud') && !b.includes('\\uD')) return b;
+  const scrubbed = res.text.includes(apiKey) ? scrub(res.text, [apiKey]) : res.text;
+  if (scrubbed !== res.text) logger.warn({ projectId }, 'the response contained the API key: replaced by [redacted] before storing');
+  const { text, replaced } = replaceLoneSurrogates(scrubbed);
+  if (replaced) logger.warn({ projectId, count: replaced }, 'the response held lone UTF-16 surrogates: replaced by U+FFFD before storing');
+  return Buffer.from(text, 'utf8');
 }
 
 function statusError(res: HttpResponse, projectId: string, keySource: string, hadCursor: boolean, apiKey: string): Error {

@@ -11,7 +11,20 @@ import { serverText } from '../../core/server-text.js';
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  text: string;
+  /** The body's bytes as received (outside V8's heap). */
+  bytes: Buffer;
+  /**
+   * The body decoded as UTF-8, on first use (then kept). A page read for landing never asks: a
+   * string of megabytes kept across an await is promoted to V8's old generation, which only a full
+   * collection frees (with Node's default flags, 100+ MB of such pages between collections).
+   */
+  readonly text: string;
+}
+
+/** A response whose text is decoded from its bytes on first use. */
+export function httpResponse(status: number, headers: HttpResponse['headers'], bytes: Buffer): HttpResponse {
+  let text: string | undefined;
+  return { status, headers, bytes, get text() { return (text ??= bytes.toString('utf8')); } };
 }
 
 /** Node's timers hold at most 2^31-1 ms (~24.8 days); a longer delay fires at once. */
@@ -90,8 +103,7 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
       throw failed(err, 'network error');
     }
     try {
-      const text = await readCapped(res, cap, opts.capName);
-      return { status: res.statusCode, headers: res.headers, text };
+      return httpResponse(res.statusCode, res.headers, await readCapped(res, cap, opts.capName));
     } catch (err) {
       throw failed(err, 'response body cut off', res.statusCode);
     }
@@ -103,7 +115,7 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
 }
 
 /** Streams the body, counting bytes; past `cap` it stops reading and throws. */
-async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: string): Promise<string> {
+async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: string): Promise<Buffer> {
   const tooLarge = (seen: string) => new ResponseTooLargeError(
     `the response body is larger than the ${formatBytes(cap)} cap${capName ? ` (${capName})` : ''} (${seen}); not retried`, res.statusCode);
   const declared = Number(res.headers['content-length']);
@@ -121,7 +133,7 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: s
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 export function clampTimer(ms: number): number {

@@ -19,8 +19,8 @@ export interface Position {
 }
 
 export interface ExtractedPage {
-  /** The body as received. */
-  body: string;
+  /** The body as received, as bytes (landed verbatim). */
+  body: Buffer;
   records: unknown[];
   /** What was sent for this page (`filter`: the split filters of a split request). */
   request: Position & { filter?: Record<string, string> };
@@ -166,11 +166,11 @@ async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId
     // pipeline's other keys go on.
     if (err instanceof ResponseTooLargeError) {
       opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'answer for this key over the page cap: quarantined, not read again');
-      return { body: 'null', records: [], request: START, next: done, requests, restarted: false, missing: { error: err.message } };
+      return { body: Buffer.from('null'), records: [], request: START, next: done, requests, restarted: false, missing: { error: err.message } };
     }
     if (!(err instanceof FatalError) || (err.status !== 400 && err.status !== 404)) throw err;
     opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'key unknown to the API: quarantined, not read again');
-    return { body: 'null', records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };
+    return { body: Buffer.from('null'), records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };
   }
 }
 
@@ -191,7 +191,7 @@ interface Envelope {
 
 interface BodyCheck {
   onRequest: () => void;
-  check: (json: unknown, body: string) => void;
+  check: (json: unknown, body: Buffer) => void;
   /** After the client gave up: the last answer, when it failed only the record contract (see below). */
   kept: (err: unknown) => FetchedJson | null;
 }
@@ -205,7 +205,7 @@ interface BodyCheck {
  */
 function bodyCheck(p: PipelineDefinition, opts: ReadOptions): BodyCheck {
   let sent = 0;
-  let invalid: { json: unknown; body: string } | null = null;
+  let invalid: { json: unknown; body: Buffer } | null = null;
   return {
     onRequest: () => {
       sent++;

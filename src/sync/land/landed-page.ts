@@ -76,12 +76,12 @@ export interface LandedPage extends LandedMeta {
  * into one buffer outside V8's heap: concatenating the strings would make V8 copy the page (often
  * megabytes) into its large-object space, which only a full collection frees.
  */
-export function serializeLanded(page: LandedPage, body: string): Buffer {
+export function serializeLanded(page: LandedPage, body: string | Buffer): Buffer {
   const head = `${JSON.stringify(page).slice(0, -1)},"body":`;
   const tail = '}\n';
   const out = Buffer.allocUnsafeSlow(Buffer.byteLength(head) + Buffer.byteLength(body) + tail.length);
   let at = out.write(head);
-  at += out.write(body, at);
+  at += typeof body === 'string' ? out.write(body, at) : body.copy(out, at);
   out.write(tail, at);
   return out;
 }

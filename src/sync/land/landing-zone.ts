@@ -34,7 +34,7 @@ export class LandingZone {
   }
 
   /** Writes one page durably; returns the file. The caller numbers pages (`meta.seq`). */
-  land(page: LandedPage, body: string): LandedFile {
+  land(page: LandedPage, body: string | Buffer): LandedFile {
     const dir = this.streamDir({ projectId: page.project_id, pipeline: page.pipeline });
     const path = join(dir, fileName(page.seq));
     writeDurably(path, serializeLanded(page, body));

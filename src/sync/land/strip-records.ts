@@ -6,9 +6,9 @@
 import type { PipelineDefinition } from '../pipeline/definition.js';
 
 /** The body to land for a page with invalid records (see the header). */
-export function strippedBody(p: Pick<PipelineDefinition, 'recordsField'>, body: string): string {
+export function strippedBody(p: Pick<PipelineDefinition, 'recordsField'>, body: string | Buffer): string {
   if (p.recordsField === null) return 'null';
-  const parsed = JSON.parse(body) as unknown;
+  const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as unknown;
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'null';
   return JSON.stringify({ ...(parsed as Record<string, unknown>), [p.recordsField]: [] });
 }
