@@ -3,7 +3,6 @@
 // what an earlier demo created, unless --force.
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_WAREHOUSE } from '../../tools/demo/demo-files.js';
-import { runDemo } from '../../tools/demo/run-demo.js';
 import { intArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -20,6 +19,8 @@ and checked, but the demo never uses the configured warehouse.`)
     .action(async (flags: { warehouse: string; conversations: number; force?: boolean }) => {
       // Logs stay quiet unless asked for: the demo prints its own story on stdout.
       const logger = ctx.env.LOG_LEVEL ? ctx.logger : ctx.logger.child({}, { level: 'warn' });
+      // Loaded when the demo runs: it carries the sandbox, which no other command needs.
+      const { runDemo } = await import('../../tools/demo/run-demo.js');
       setExitCode(await runDemo({
         warehouse: flags.warehouse, conversations: flags.conversations, force: flags.force === true, out: ctx.stdout, logger, signal: ctx.signal,
       }));

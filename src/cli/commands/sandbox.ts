@@ -4,10 +4,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { formatDuration, parseDuration, type RateLimit } from '../../core/duration.js';
 import { EXIT, UsageError } from '../../core/errors.js';
-import {
-  DEFAULT_SITE, DEFAULT_TRAFFIC_MODEL, DEMO_API_KEY, MAX_SITE, DEMO_PROJECT_ID, FAULT_KINDS, defaultSandboxOptions, startSandbox, trafficProblems,
-  type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions,
-} from '../../tools/sandbox/index.js';
+// The sandbox's server is loaded when the command runs (it is the largest module of the CLI, and
+// every other command would carry it); its options and defaults come from their own modules.
+import { DEFAULT_SITE, MAX_SITE, defaultSandboxOptions } from '../../tools/sandbox/defaults.js';
+import { DEFAULT_TRAFFIC_MODEL, trafficProblems } from '../../tools/sandbox/arrival-models.js';
+import { FAULT_KINDS } from '../../tools/sandbox/faults.js';
+import { DEMO_API_KEY, DEMO_PROJECT_ID, type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions } from '../../tools/sandbox/options.js';
 import { durationArg, intArg, numberArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -190,6 +192,7 @@ Test-only control routes (no auth, loopback clients only): /__sandbox/truth, /__
 /__sandbox/feedback-truth, /__sandbox/aggregate, /__sandbox/thread, /__sandbox/expire-cursors,
 /__sandbox/configure.`)
     .action(async (flags: SandboxFlags) => {
+      const { startSandbox } = await import('../../tools/sandbox/server.js');
       const sandbox = await startSandbox({ ...sandboxOptionsFromFlags(flags), logger: ctx.logger });
       ctx.stdout.write(`listening on ${sandbox.url}\n`);
       await new Promise<void>((resolve) => {

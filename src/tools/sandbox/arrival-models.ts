@@ -2,7 +2,8 @@
 // later change of its category and/or status. Two models: `live` (the documented live mode) and
 // `traffic` (configurable, defaults from the request-planner issue). Draws come from the bucket's
 // build stream, so a bucket stays a pure function of (seed, project, bucket).
-import { CATEGORY_COUNT, type TurnClass } from './conversation-factory.js';
+import { CATEGORY_COUNT } from './categories.js';
+import type { TurnClass } from './conversation-factory.js';
 import type { TrafficOptions } from './options.js';
 import { chance, int, type Rng } from './prng.js';
 

@@ -23,8 +23,9 @@ export const UNANSWERED = 1;
 export const UNANSWERED_FIRST = 2;
 export const CLARIFYING = 4;
 
-/** Category codes: 0 = null, k = CATEGORIES[k - 1]. */
-export const CATEGORY_COUNT = CATEGORIES.length;
+import { CATEGORY_COUNT } from './categories.js';
+
+export { CATEGORY_COUNT };
 
 export function categoryOf(code: number): string | null {
   return code === 0 ? null : CATEGORIES[code - 1]!;

@@ -1,14 +1,12 @@
 // The words the sandbox's assistant conversations are made of: categories, the pages of the
 // project's docs site, and question/answer texts. Texts deliberately carry unicode (é, 日本語,
 // emoji), quotes, backslashes and newlines, so clients prove they round-trip them.
+import { CATEGORIES } from './categories.js';
 import { DEMO_PROJECT_ID } from './options.js';
 import { chance, int, pick, type Rng } from './prng.js';
 
 /** Auto-assigned query categories (the served `queryCategory`, or null). */
-export const CATEGORIES = [
-  'getting-started', 'authentication', 'api-reference', 'billing',
-  'integrations', 'troubleshooting', 'deployment', 'customization',
-] as const;
+export { CATEGORIES };
 
 /** Pages of every sandbox docs site (path without leading slash or extension, and title). */
 export const DOCS_PAGES: readonly { path: string; title: string }[] = [

@@ -38,3 +38,6 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     ...base, ...overrides, site: { ...base.site, ...overrides.site }, staticExport: { ...base.staticExport, ...overrides.staticExport },
   };
 }
+
+/** Largest site options (page numbers are 16-bit; a day's feedback must fit its sequence space). */
+export const MAX_SITE = { pages: 50_000, feedbackPerDay: 100_000, searchesPerDay: 100_000_000, viewsPerDay: 1_000_000_000 };

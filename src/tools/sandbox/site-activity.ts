@@ -4,6 +4,7 @@
 // before start to the 7-day horizon after it (options.ts, SiteOptions).
 import { TIMELINE_HORIZON_MS } from './dataset.js';
 import { FeedbackStore } from './feedback-store.js';
+import { MAX_SITE } from './defaults.js';
 import type { SiteOptions } from './options.js';
 import { PageTraffic } from './page-traffic.js';
 import { hashSeed } from './prng.js';
@@ -42,8 +43,7 @@ export class SiteActivity {
   }
 }
 
-/** Largest site options (page numbers are 16-bit; a day's feedback must fit its sequence space). */
-export const MAX_SITE = { pages: 50_000, feedbackPerDay: 100_000, searchesPerDay: 100_000_000, viewsPerDay: 1_000_000_000 };
+export { MAX_SITE };
 
 /** The problems of site options, as sentences (empty = valid). */
 export function siteProblems(s: SiteOptions): string[] {

@@ -1,0 +1,39 @@
+// Every command but `sandbox` and `demo` runs without loading the sandbox's data generator and
+// server: they are the CLI's largest modules (about 4 MB of V8 heap that a sync, or the container's
+// health check every 5 minutes, would otherwise carry for nothing). Real CLI process; the modules it
+// loads are listed by a module-resolution hook.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/tmp.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const tmp = tempDir('docs-etl-lazy-');
+afterAll(() => tmp.cleanup());
+
+const hooks = join(tmp.dir, 'hooks.mjs');
+writeFileSync(hooks, `export async function resolve(spec, ctx, next) {
+  const r = await next(spec, ctx);
+  if (r.url.includes('/dist/src/')) process.stderr.write('loaded ' + r.url.replace(/.*\\/dist\\//, '') + '\\n');
+  return r;
+}\n`);
+const register = join(tmp.dir, 'register.mjs');
+writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+
+/** The CLI's own modules a run of `args` loads. */
+function loaded(args: string[]): string[] {
+  const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin', 'docs-etl.js'), ...args], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice(7));
+}
+
+describe('the CLI loads what a command needs', () => {
+  it('`status --help` loads the CLI but neither the sandbox generator, its server nor the demo', () => {
+    const mods = loaded(['status', '--help']);
+    expect(mods).toContain('src/cli/main.js');
+    expect(mods).toContain('src/cli/commands/sandbox.js');
+    expect(mods.filter((m) => /tools\/sandbox\/(server|corpus|conversation-factory|dataset)\.js$|tools\/demo\/run-demo\.js$/.test(m))).toEqual([]);
+  });
+});
