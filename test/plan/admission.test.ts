@@ -93,8 +93,11 @@ describe('admit', () => {
     const week = entry('backfill', 0, 168, 1);
     // Learned nothing: the plan's guess of one request, so the floor.
     expect(readCap(week, feedback(null), undefined)).toBe(MIN_PAGE_CAP);
-    // The head said ten pages an hour: 1,680 pages for the week, with the cap's margin.
-    expect(readCap(week, feedback(null), learnedTenPagesAnHour)).toBe(4 * 1680 + 10);
+    // A first head said ten pages an hour: 1,680 pages for the week, with the margin of a guess
+    // from one night hour (16); a day or more of reads, or an earlier run's density: the margin 4.
+    expect(readCap(week, feedback(null), learnedTenPagesAnHour)).toBe(16 * 1680 + 10);
+    expect(readCap(week, feedback(null), { ...learnedTenPagesAnHour, rows: 24_000, span: 24 * H })).toBe(4 * 1680 + 10);
+    expect(readCap(week, feedback(PAGE_AN_HOUR), learnedTenPagesAnHour)).toBe(4 * 1680 + 10);
     // What earlier runs found counts too; a resumed window's pages already read are taken off.
     expect(readCap(week, feedback(PAGE_AN_HOUR), undefined)).toBe(4 * 168 + 10);
     expect(readCap(open('backfill', 0, 168, 1), feedback(PAGE_AN_HOUR), undefined)).toBe(4 * 166 + 10);

@@ -9,7 +9,7 @@ import { pageSize } from '../pipeline/definition.js';
 import { defer, heldBack, type Deferrals } from './deferral.js';
 import { plain, type PlanEntry } from './plan-entry.js';
 import type { PlanStream } from './plan-stream.js';
-import { pageCap } from './page-cap.js';
+import { HEAD_ONLY_MARGIN, MARGIN, pageCap } from './page-cap.js';
 import { MIN_WINDOW_MS } from './planner.js';
 
 /** Windows longer than this (the open-ended bottom of history) say little about density. */
@@ -84,11 +84,15 @@ export function estimateNow(e: PlanEntry, s: AdmitStream, learned: Learned | und
  * Most pages the read of an admitted window may take: the cap of its estimate made again with what
  * this run learned. Without that, a first sync's backfill window (planned at one request, before
  * the head said how dense the stream is) was cut at the floor of 60 pages and its run failed,
- * though the head had shown the window to hold about 70.
+ * though the head had shown the window to hold about 70. While all the stream's density comes
+ * from a first head (under a day of event time), the margin is wider (page-cap.ts).
  */
 export function readCap(e: PlanEntry, s: AdmitStream, learned: Learned | undefined): number {
-  return pageCap(estimateNow(e, s, learned));
+  const headOnly = s.density === null && learned !== undefined && learned.span < DAY_MS;
+  return pageCap(estimateNow(e, s, learned), headOnly ? HEAD_ONLY_MARGIN : MARGIN);
 }
+
+const DAY_MS = 86_400_000;
 
 /**
  * Whether an optional window that is being read may send its next request: only while the budget
