@@ -16,7 +16,7 @@ export interface HttpResponse {
   /**
    * The body decoded as UTF-8, on first use (then kept). A page read for landing never asks: a
    * string of megabytes kept across an await is promoted to V8's old generation, which only a full
-   * collection frees (with Node's default flags, 100+ MB of such pages between collections).
+   * collection frees (docs/performance.md, eighth round).
    */
   readonly text: string;
 }

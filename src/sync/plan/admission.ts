@@ -2,8 +2,9 @@
 // planned before the stream's density was known, deferred (the one rule of deferral.ts) when an
 // earlier deferral holds it back or its estimate, made again with what the run learned, no longer
 // fits the budget left, cut to its newest part that fits when it is a backfill window too large for
-// what is left. Pure: the budget left is read through `budgetLeft` only when a fit is in question
-// (a file budget store reads its log on each call).
+// what is left; and how many pages its read may take (readCap). Pure: the budget left is read
+// through `budgetLeft` only when a fit is in question (a file budget store reads its log on each
+// call).
 import { isDated, spanMs } from '../../core/window.js';
 import { pageSize } from '../pipeline/definition.js';
 import { defer, heldBack, type Deferrals } from './deferral.js';
