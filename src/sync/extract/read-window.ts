@@ -44,6 +44,8 @@ export interface ReadOptions {
 /** How many times one run restarts a window on rejected cursors before giving up. */
 const MAX_RESTARTS = 3;
 export const START: Position = { cursor: null, offset: null };
+/** The body landed for a keyed read the API refused (400, 404, over the cap): JSON null. */
+const NULL_BODY = Buffer.from('null');
 
 export async function* readWindow(
   client: AnalyticsClient, pipeline: PipelineDefinition, projectId: string, window: Window, start: Position, opts: ReadOptions,
@@ -166,11 +168,11 @@ async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId
     // pipeline's other keys go on.
     if (err instanceof ResponseTooLargeError) {
       opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'answer for this key over the page cap: quarantined, not read again');
-      return { body: Buffer.from('null'), records: [], request: START, next: done, requests, restarted: false, missing: { error: err.message } };
+      return { body: NULL_BODY, records: [], request: START, next: done, requests, restarted: false, missing: { error: err.message } };
     }
     if (!(err instanceof FatalError) || (err.status !== 400 && err.status !== 404)) throw err;
     opts.logger.warn({ projectId, pipeline: p.name, key: window.key, reason: err.message }, 'key unknown to the API: quarantined, not read again');
-    return { body: Buffer.from('null'), records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };
+    return { body: NULL_BODY, records: [], request: START, next: done, requests, restarted: false, missing: { error: err.status === 404 ? 'not found (404)' : err.message } };
   }
 }
 

@@ -69,7 +69,7 @@ export function fits(e: PlanEntry, s: AdmitStream, learned: Learned | undefined,
  * plan made before the stream's density was known says one request for a window of days. A
  * resumed window's pages already read are taken off.
  */
-export function estimateNow(e: PlanEntry, s: AdmitStream, learned: Learned | undefined): number {
+function estimateNow(e: PlanEntry, s: AdmitStream, learned: Learned | undefined): number {
   let est = e.window.estRequests;
   if (s.pipeline.time.granularity === 'day') {
     // A day window costs about what the run's earlier day windows of the stream cost.
