@@ -38,9 +38,9 @@ ENV DOCS_ETL_BUDGET_DIR=/app/state/budget
 # Healthy when every project's last run succeeded (or stopped on budget) within 26h, or a sync is
 # running right now. Until the first run has finished it reports unhealthy: start with --run-now.
 HEALTHCHECK --interval=5m --timeout=30s --start-period=2m --retries=3 CMD ["docs-etl", "status", "--check"]
-# V8 favours memory over speed (--optimize-for-size; a 1 MB young generation). With MALLOC_ARENA_MAX
-# above, a full sync's peak RSS at 4M turns went 520 -> 386 MB (282 MB after later rounds), at 1M
-# about 480 -> 396 MB, for about 40% more CPU time; a sync under the API's budget waits on requests,
-# not the CPU (docs/sync.md, Memory and threads; docs/performance.md, Fifth round).
-ENTRYPOINT ["node", "--optimize-for-size", "--max-semi-space-size=1", "/app/bin/docs-etl.js"]
+# The launcher's shebang starts Node with V8's memory flags (--optimize-for-size, a 1 MB young
+# generation; src/core/node-flags.ts): with MALLOC_ARENA_MAX above, a full sync's peak RSS at 4M turns
+# went 520 -> 386 MB (about 290 MB after later rounds), for about 30-40% more CPU time; a sync under
+# the API's budget waits on requests, not the CPU (docs/sync.md, Memory and threads).
+ENTRYPOINT ["/app/bin/docs-etl.js"]
 CMD ["schedule", "--run-now"]

@@ -7,6 +7,8 @@ export interface BenchArgs {
   sizes: number[];
   seed: number;
   syncInProcess: boolean;
+  /** Also run each full sync with Node's default flags (`node bin/docs-etl.js`), beside the launcher's. */
+  bareNode: boolean;
   budgetSeconds: number;
   budgetRate: string;
   budgetTurns: number;
@@ -43,6 +45,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .option('--n <turns>', 'turns to sync, one measurement per size (comma-separated)', sizesArg, [200_000, 1_000_000])
     .option('--seed <n>', 'sandbox seed', intArg(0, 2 ** 32 - 1), 42)
     .option('--sync-in-process', 'run the sync in the bench process, beside the sandbox (default: a child process)', false)
+    .option('--bare-node', 'also run each full sync with Node\'s default flags, as `node bin/docs-etl.js` does (default: the launcher\'s flags and the container\'s)', false)
     .option('--budget-seconds <s>', 'length of the budget measurement (0 skips it)', intArg(0, 3600), 60)
     .option('--budget-rate <n/window>', 'rate limit of the budget measurement (sandbox and client); 100/20s keeps the loader (5 pages/s) out of the measurement on a 2-core machine', '100/20s')
     .option('--budget-turns <n>', 'history per project of the budget measurement (must outlast the run)', intArg(1000, 1_000_000), 700_000)

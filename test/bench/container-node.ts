@@ -1,7 +1,8 @@
-// How the container image runs Node, read from the repository's Dockerfile (the one source): the
-// flags its ENTRYPOINT passes to node and the glibc settings its ENV sets. The bench runs one full
-// sync this way beside the default one; test/cli/container-entrypoint.test.ts checks the flags start
-// the CLI.
+// How the CLI's Node is set up, read from the repository's own files (the one source of each): the
+// launcher's flags from its shebang (bin/docs-etl.js, `#!/usr/bin/env -S node …`), and the
+// container's from its Dockerfile (an ENTRYPOINT that is the launcher, or `node …flags script`, and
+// the glibc settings its ENV sets). The bench runs its full syncs this way; the launcher and
+// container-entrypoint tests check that the flags start the CLI.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,22 +14,36 @@ export interface NodeSetup {
   env: Record<string, string>;
 }
 
-/** The Dockerfile of the repository this file is in (found upwards: source or build output). */
-export function dockerfilePath(from = dirname(fileURLToPath(import.meta.url))): string {
+/** The container's path of the launcher, as the Dockerfile copies it. */
+const IMAGE_LAUNCHER = '/app/bin/docs-etl.js';
+
+/** A file of the repository this file is in (found upwards: source or build output). */
+export function repoFile(name: string, from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
-    const p = join(dir, 'Dockerfile');
-    if (existsSync(p)) return p;
-    if (dirname(dir) === dir) throw new Error(`no Dockerfile above ${from}`);
+    const p = join(dir, name);
+    if (existsSync(p) && existsSync(join(dir, 'package.json'))) return p;
+    if (dirname(dir) === dir) throw new Error(`no ${name} above ${from}`);
   }
 }
 
-/** `ENTRYPOINT ["node", …flags, "/app/bin/docs-etl.js"]` and `ENV MALLOC_…=…` of the Dockerfile. */
-export function containerNode(text = readFileSync(dockerfilePath(), 'utf8')): NodeSetup & { script: string } {
+/** The flags of the launcher's shebang `#!/usr/bin/env -S node …flags`: how the installed `docs-etl` runs. */
+export function launcherNode(text = readFileSync(repoFile('bin/docs-etl.js'), 'utf8')): NodeSetup {
+  const m = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)\s*$/.exec(text.split('\n')[0] ?? '');
+  if (!m) throw new Error(`the launcher's shebang is not "#!/usr/bin/env -S node …flags": ${text.split('\n')[0]}`);
+  return { flags: m[1]!.trim() ? m[1]!.trim().split(/\s+/) : [], env: {} };
+}
+
+/**
+ * The Dockerfile's exec-form ENTRYPOINT and `ENV MALLOC_…=…`: `["/app/bin/docs-etl.js"]` runs the
+ * launcher (its shebang's flags), `["node", …flags, script]` gives the flags itself.
+ */
+export function containerNode(text = readFileSync(repoFile('Dockerfile'), 'utf8'), launcher = launcherNode()): NodeSetup & { script: string } {
   const line = /^ENTRYPOINT (\[.*\])$/m.exec(text);
   if (!line) throw new Error('the Dockerfile has no exec-form ENTRYPOINT');
   const argv = JSON.parse(line[1]!) as string[];
-  if (argv[0] !== 'node' || argv.length < 2) throw new Error(`the ENTRYPOINT is not node and a script: ${line[1]}`);
   const env: Record<string, string> = {};
   for (const m of text.matchAll(/^ENV (MALLOC_[A-Z_]+)=(\S+)$/gm)) env[m[1]!] = m[2]!;
+  if (argv[0] === IMAGE_LAUNCHER) return { flags: launcher.flags, script: IMAGE_LAUNCHER, env };
+  if (argv[0] !== 'node' || argv.length < 2) throw new Error(`the ENTRYPOINT is neither the launcher nor node and a script: ${line[1]}`);
   return { flags: argv.slice(1, -1), script: argv.at(-1)!, env };
 }

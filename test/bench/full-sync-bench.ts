@@ -16,7 +16,7 @@ export async function fullSyncBench(args: BenchArgs): Promise<void> {
   const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   try {
     const sizes: LoadResult[] = [];
-    for (const n of args.sizes) sizes.push(await loadBench(n, args.seed, workDir, log, args.syncInProcess));
+    for (const n of args.sizes) sizes.push(await loadBench(n, args.seed, workDir, log, { inProcess: args.syncInProcess, bareNode: args.bareNode }));
     let budget: BudgetResult | null = null;
     if (args.budgetSeconds > 0) {
       log(`budget use: ${args.budgetRate} for ${args.budgetSeconds} s (${args.budgetProcesses} process(es), ${args.budgetTurns.toLocaleString('en-US')} turns of history)`);

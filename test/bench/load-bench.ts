@@ -1,16 +1,18 @@
 // One size of `npm run bench`: a full sync of N turns from an in-process sandbox (no rate limit) into
 // a fresh warehouse, end to end through the real client, validation, landing zone and merger, with
 // the sync in its own process (its peak memory is its own); then a steady-state run (nothing new:
-// the head, and the publish of the read snapshot); the same full sync as the container runs it (its
-// Node flags, into a fresh warehouse); DuckDB's own ingest of the same pages (the
-// ceiling); the views and the report on the result.
+// the head, and the publish of the read snapshot), both with the launcher's Node flags (as the
+// installed `docs-etl sync` runs); the same full sync as the container runs it (its flags and glibc
+// setting, into a fresh warehouse) and, with --bare-node, with Node's defaults (`node
+// bin/docs-etl.js`); DuckDB's own ingest of the same pages (the ceiling); the views and the report
+// on the result.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { capturePages } from './capture-pages.js';
 import { startChildSync, type ChildSync } from './child-sync.js';
-import { containerNode } from './container-node.js';
+import { containerNode, launcherNode, type NodeSetup } from './container-node.js';
 import { duckdbCeiling, type Ceiling } from './duckdb-ceiling.js';
 import { measuredSync, type MeasuredSync, type MeasuredSyncInput } from './measured-sync.js';
 import { timeReport } from './report-timing.js';
@@ -26,6 +28,10 @@ export interface LoadResult {
   steady: ChildSync;
   /** The same full sync, into a fresh warehouse, with the container image's Node flags and glibc setting (null: in-process bench). */
   container: ChildSync | null;
+  /** The same full sync with Node's default flags (null: not asked for, --bare-node, or in-process). */
+  bare: ChildSync | null;
+  /** Node's flags of `sync` and `steady`: the launcher's. */
+  nodeFlags: string[];
   requests: number;
   /** ceil(N / 1000): one request per 1,000 turns, as if read in one window. */
   idealRequests: number;
@@ -43,7 +49,16 @@ export interface LoadResult {
   partsFiles: number;
 }
 
-export async function loadBench(n: number, seed: number, workDir: string, log: (m: string) => void, inProcess = false): Promise<LoadResult> {
+export interface LoadOptions {
+  /** Run the syncs in the bench process (no flags, no separate memory). */
+  inProcess?: boolean;
+  /** Also run the full sync with Node's default flags. */
+  bareNode?: boolean;
+}
+
+export async function loadBench(n: number, seed: number, workDir: string, log: (m: string) => void, opts: LoadOptions = {}): Promise<LoadResult> {
+  const inProcess = opts.inProcess ?? false;
+  const launcher = launcherNode();
   log(`${n.toLocaleString('en-US')} turns: generating the sandbox's history`);
   const sandbox = await startSandbox(defaultSandboxOptions({ apiKeys: [SYNC_KEY, CAPTURE_KEY], conversations: n, seed, rateLimit: null }));
   try {
@@ -56,8 +71,8 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
       baseUrl: sandbox.url, projectId: PROJECT, warehouse, budgetDir: join(dir, 'budget'),
       rateLimit: '1000000/1h', maxWait: '1m', logLevel: 'warn', from: new Date(Date.now() - 31 * 86_400_000).toISOString(),
     };
-    const run = (): Promise<ChildSync> => (inProcess ? inProcessSync(input) : startChildSync(input, SYNC_KEY).result);
-    log(`${n.toLocaleString('en-US')} turns: full sync (${inProcess ? 'in the bench process' : 'child process'})`);
+    const run = (): Promise<ChildSync> => (inProcess ? inProcessSync(input) : startChildSync(input, SYNC_KEY, launcher).result);
+    log(`${n.toLocaleString('en-US')} turns: full sync (${inProcess ? 'in the bench process' : `child process, node ${launcher.flags.join(' ')} as the launcher runs it`})`);
     const sync = await run();
     if (sync.exitCode !== 0 || sync.runs[0]?.upserted !== n) {
       throw new Error(`the sync did not load ${n} turns: exit ${sync.exitCode}, ${JSON.stringify(sync.runs.map(({ windows: _w, ...r }) => r))}`);
@@ -72,14 +87,15 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     }, 0);
     log(`${n.toLocaleString('en-US')} turns: steady-state run (nothing new)`);
     const steady = await run();
-    let container: ChildSync | null = null;
-    if (!inProcess) {
-      const node = containerNode();
-      log(`${n.toLocaleString('en-US')} turns: full sync as the container runs it (node ${node.flags.join(' ')}, ${Object.entries(node.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
-      const own = join(dir, 'container');
-      container = await startChildSync({ ...input, warehouse: join(own, 'warehouse.duckdb'), budgetDir: join(own, 'budget') }, SYNC_KEY, node).result;
-      if (container.exitCode !== 0 || container.runs[0]?.upserted !== n) throw new Error(`the container-set sync did not load ${n} turns: exit ${container.exitCode}`);
-    }
+    const fresh = async (what: string, node: NodeSetup): Promise<ChildSync> => {
+      log(`${n.toLocaleString('en-US')} turns: full sync ${what} (node ${node.flags.join(' ') || 'with no flags'}${Object.entries(node.env).map(([k, v]) => ` ${k}=${v}`).join('')})`);
+      const own = join(dir, what.replace(/\W+/g, '-'));
+      const r = await startChildSync({ ...input, warehouse: join(own, 'warehouse.duckdb'), budgetDir: join(own, 'budget') }, SYNC_KEY, node).result;
+      if (r.exitCode !== 0 || r.runs[0]?.upserted !== n) throw new Error(`the full sync ${what} did not load ${n} turns: exit ${r.exitCode}`);
+      return r;
+    };
+    const container = inProcess ? null : await fresh('as the container runs it', containerNode());
+    const bare = inProcess || !opts.bareNode ? null : await fresh("with Node's defaults", { flags: [], env: {} });
     log(`${n.toLocaleString('en-US')} turns: saving the raw pages, then DuckDB's read_json of them`);
     const pages = await capturePages(sandbox.url, CAPTURE_KEY, PROJECT, join(dir, 'pages'));
     if (pages.rows !== n) throw new Error(`captured ${pages.rows} turns, expected ${n}`);
@@ -88,7 +104,7 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     const snapshot = join(dir, 'read', 'warehouse.duckdb');
     const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
     return {
-      n, sync, steady, container, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
+      n, sync, steady, container, bare, nodeFlags: inProcess ? [] : launcher.flags, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
       views: await viewTimings(snapshot), nativeViews: await viewTimings(warehouse), report: await timeReport(snapshot),
       warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
       ...partsOf(readSurfaceDir(snapshot), size),

@@ -4,7 +4,12 @@ import { formatTable } from '../../src/cli/format.js';
 import type { BudgetResult } from './budget-utilization.js';
 import type { LoadResult } from './load-bench.js';
 
-const TARGET = { ratio: 0.5, rssMb: 300, rssGrowth: 0.1, publishShare: 0.1, reportMs1M: 5000, utilization: 0.95 };
+const TARGET = {
+  ratio: 0.5, rssMb: 300, rssGrowth: 0.1, publishShare: 0.1, reportMs1M: 5000, utilization: 0.95,
+  // Issue 20, largest size against the smallest: the steady run's time and peak RSS, the views
+  // through the read path against the native tables.
+  steadyRatio: 1.5, steadyRssMb: 256, viewsVsNative: 2,
+};
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const r0 = (x: number) => Math.round(x);
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -35,7 +40,9 @@ function sizeJson(s: LoadResult) {
       publish_bytes: s.steady.publishedBytes ?? 0, full_publish_bytes: s.sync.publishedBytes ?? 0,
       publish_share: r3(s.steady.timing.publishMs / s.steady.syncMs), peak_rss_mb: r0(mb(s.steady.peakRssKb ?? s.steady.sampledPeakRssKb)),
     },
+    node_flags: s.nodeFlags.join(' '),
     container: s.container && { peak_rss_mb: r0(mb(s.container.peakRssKb ?? s.container.sampledPeakRssKb)), wall_s: r2(s.container.wallMs / 1000) },
+    bare_node: s.bare && { peak_rss_mb: r0(mb(s.bare.peakRssKb ?? s.bare.sampledPeakRssKb)), wall_s: r2(s.bare.wallMs / 1000) },
     report_ms: r0(s.report.ms),
     report_kb: r0(s.report.bytes / 1024),
     warehouse_mb: r2(s.warehouseMb),
@@ -53,9 +60,11 @@ export function benchJson(sizes: LoadResult[], budget: BudgetResult | null): Rec
   const large = rows.at(-1);
   const growth = small && large && large !== small ? large.peak_rss_mb / small.peak_rss_mb - 1 : null;
   const at1M = rows.find((r) => r.n === 1_000_000);
+  const issue20 = issue20Figures(rows);
   return {
     sizes: rows,
     rss_growth: growth === null ? null : r3(growth),
+    steady_vs_smallest: issue20 && { run_ratio: issue20.runRatio, rss_growth: issue20.rssGrowth, views_vs_native_max: issue20.viewsMax },
     budget: budget && {
       rate_limit: budget.rateLimit, seconds: budget.durationS, processes: budget.processes, requests: budget.requests,
       allowed: budget.allowed, utilization: r3(budget.utilization), http_429: budget.http429, max_in_window: budget.maxInWindow,
@@ -70,8 +79,27 @@ export function benchJson(sizes: LoadResult[], budget: BudgetResult | null): Rec
       requests_windowed: rows.every((r) => r.requests === r.ideal_requests_windowed),
       publish_share_steady: rows.every((r) => r.steady.publish_share <= TARGET.publishShare),
       report_at_1m: at1M ? at1M.report_ms <= TARGET.reportMs1M : null,
+      steady_ratio: issue20 ? issue20.runRatio <= TARGET.steadyRatio : null,
+      steady_rss: issue20 ? issue20.steadyMaxMb <= TARGET.steadyRssMb && issue20.rssGrowth <= TARGET.rssGrowth : null,
+      views_vs_native: issue20 ? issue20.viewsMax <= TARGET.viewsVsNative : null,
       budget: budget ? budget.utilization >= TARGET.utilization && budget.http429 === 0 && budget.maxInWindow <= budget.limit : null,
     },
+  };
+}
+
+type SizeRow = ReturnType<typeof sizeJson>;
+
+/** The steady run and the views of the largest size against the smallest (null with one size). */
+function issue20Figures(rows: SizeRow[]): { runRatio: number; rssGrowth: number; steadyMaxMb: number; viewsMax: number } | null {
+  const small = rows[0];
+  const large = rows.at(-1);
+  if (!small || !large || small === large) return null;
+  const ratios = Object.keys(large.views_ms).map((v) => large.views_ms[v]! / Math.max(1, large.native_views_ms[v] ?? 0));
+  return {
+    runRatio: r2(large.steady.run_s / small.steady.run_s),
+    rssGrowth: r3(large.steady.peak_rss_mb / small.steady.peak_rss_mb - 1),
+    steadyMaxMb: Math.max(small.steady.peak_rss_mb, large.steady.peak_rss_mb),
+    viewsMax: r2(Math.max(0, ...ratios)),
   };
 }
 
@@ -82,12 +110,13 @@ export function humanReport(sizes: LoadResult[], budget: BudgetResult | null): s
   for (const j of sizes.map(sizeJson)) {
     const at = `${n(j.n)} turns`;
     rows.push(
-      { measure: `${at}: sync wall (child process)`, value: `${j.time_s.wall} s, ${n(j.rows_per_s)} rows/s`, target: '' },
+      { measure: `${at}: sync wall (child process, node ${j.node_flags || 'with no flags'})`, value: `${j.time_s.wall} s, ${n(j.rows_per_s)} rows/s`, target: '' },
       { measure: `${at}: DuckDB read_json of the same pages`, value: `${j.time_s.duckdb_read_json} s, ${n(j.duckdb_rows_per_s)} rows/s`, target: '' },
       { measure: `${at}: ratio vs DuckDB`, value: String(j.ratio_vs_duckdb), target: `>= ${TARGET.ratio}: ${mark(j.ratio_vs_duckdb >= TARGET.ratio)}` },
       { measure: `${at}: time split (s)`, value: `fetch ${j.time_s.fetch} (validate ${j.time_s.validate}, land ${j.time_s.land}), merge busy ${j.time_s.merge_busy}, merge after fetch ${j.time_s.merge_after_fetch}, publish ${j.time_s.publish}`, target: '' },
       { measure: `${at}: peak RSS of the sync process`, value: `${n(j.peak_rss_mb)} MB`, target: `<= ${TARGET.rssMb} MB: ${mark(j.peak_rss_mb <= TARGET.rssMb)}` },
-      ...(j.container ? [{ measure: `${at}: the same full sync as the container runs it (Dockerfile's Node flags)`, value: `${n(j.container.peak_rss_mb)} MB peak RSS, ${j.container.wall_s} s`, target: `<= ${TARGET.rssMb} MB: ${mark(j.container.peak_rss_mb <= TARGET.rssMb)}` }] : []),
+      ...(j.container ? [{ measure: `${at}: the same full sync as the container runs it (the launcher's flags, MALLOC_ARENA_MAX)`, value: `${n(j.container.peak_rss_mb)} MB peak RSS, ${j.container.wall_s} s`, target: `<= ${TARGET.rssMb} MB: ${mark(j.container.peak_rss_mb <= TARGET.rssMb)}` }] : []),
+      ...(j.bare_node ? [{ measure: `${at}: the same full sync with Node's defaults (node bin/docs-etl.js)`, value: `${n(j.bare_node.peak_rss_mb)} MB peak RSS, ${j.bare_node.wall_s} s`, target: '' }] : []),
       { measure: `${at}: requests (${j.windows} windows)`, value: `${j.requests} (ideal ${j.ideal_requests}; per window ${j.ideal_requests_windowed})`, target: `= ideal: ${mark(j.requests === j.ideal_requests)}` },
       { measure: `${at}: steady run (nothing new)`, value: `${j.steady.run_s} s, publish ${n(j.steady.publish_ms)} ms = ${r0(j.steady.publish_share * 100)}%`, target: `<= ${TARGET.publishShare * 100}%: ${mark(j.steady.publish_share <= TARGET.publishShare)}` },
       { measure: `${at}: report (30 days)`, value: `${n(j.report_ms)} ms, ${n(j.report_kb)} KB`, target: j.n === 1_000_000 ? `<= 5 s: ${mark(j.report_ms <= TARGET.reportMs1M)}` : '' },
@@ -103,6 +132,14 @@ export function humanReport(sizes: LoadResult[], budget: BudgetResult | null): s
   const json = benchJson(sizes, budget) as { rss_growth: number | null };
   if (json.rss_growth !== null) {
     rows.push({ measure: 'peak RSS growth, largest vs smallest size', value: `${r0(json.rss_growth * 100)}%`, target: `<= 10%: ${mark(json.rss_growth <= TARGET.rssGrowth)}` });
+  }
+  const i20 = issue20Figures(sizes.map(sizeJson));
+  if (i20) {
+    rows.push(
+      { measure: 'steady run, largest vs smallest size', value: `${i20.runRatio}x`, target: `<= ${TARGET.steadyRatio}x: ${mark(i20.runRatio <= TARGET.steadyRatio)}` },
+      { measure: 'steady run peak RSS, growth largest vs smallest', value: `${r0(i20.rssGrowth * 100)}% (at most ${i20.steadyMaxMb} MB)`, target: `<= ${TARGET.steadyRssMb} MB and 10%: ${mark(i20.steadyMaxMb <= TARGET.steadyRssMb && i20.rssGrowth <= TARGET.rssGrowth)}` },
+      { measure: 'views through the read path vs native, largest size', value: `at most ${i20.viewsMax}x`, target: `<= ${TARGET.viewsVsNative}x: ${mark(i20.viewsMax <= TARGET.viewsVsNative)}` },
+    );
   }
   if (budget) {
     rows.push({

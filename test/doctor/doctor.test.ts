@@ -50,16 +50,17 @@ const analyticsRequests = (key: string) => sb.requestLog(key).filter((r) => r.pa
 const line = (lines: string[], prefix: string) => lines.find((l) => l.slice(2).startsWith(prefix)) ?? `(no line ${prefix})`;
 
 describe('docs-etl doctor', () => {
-  it('a good setup: every line ✓, exit 0, one analytics request spent through the request log (the built CLI)', async () => {
+  it('a good setup: every line ✓, exit 0, one analytics request spent through the request log (the installed CLI, through its launcher)', async () => {
     const dir = join(tmp.dir, 'good');
     const before = analyticsRequests(KEY);
     const state = join(dir, 'state');
     const r = await runCli(['doctor', '--warehouse', join(dir, 'w.duckdb')],
-      cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', XDG_STATE_HOME: state }));
+      cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', XDG_STATE_HOME: state }), { launcher: true });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').filter((l) => l && !l.startsWith('doctor:'));
     expect(lines.map((l) => /^\S+ [\w-]+/.exec(l)![0])).toEqual(
-      ['✓ config', '✓ key', '✓ api', '✓ static-export', '✓ budget', '✓ warehouse', expect.stringMatching(/^[✓!] disk$/), '✓ versions']);
+      ['✓ config', '✓ key', '✓ api', '✓ static-export', '✓ budget', '✓ warehouse', expect.stringMatching(/^[✓!] disk$/), '✓ versions', '✓ node']);
+    expect(line(lines, 'node')).toBe('✓ node: runs with the launcher\'s memory flags (--optimize-for-size --max-semi-space-size=1)');
     expect(line(lines, 'api demo')).toMatch(/project found, key accepted/);
     expect(line(lines, 'budget')).toMatch(/1 of 100 requests used in the last 1h/);
     expect(r.stdout).toMatch(/\ndoctor: all good/);
@@ -68,6 +69,17 @@ describe('docs-etl doctor', () => {
     expect(log.entries).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain(KEY);
     expect(readFileSync(join(state, 'docs-etl', 'budget', `${keyFingerprint(KEY)}.json`), 'utf8')).not.toContain(KEY);
+  });
+
+  it('node started without the launcher (node bin/docs-etl.js): ! node naming the flags and the fix, still exit 0', async () => {
+    const dir = join(tmp.dir, 'bare');
+    const r = await runCli(['doctor', '--warehouse', join(dir, 'w.duckdb')],
+      cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', XDG_STATE_HOME: join(dir, 'state') }));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(line(lines, 'node')).toBe('! node: runs without --optimize-for-size --max-semi-space-size=1: a full sync\'s peak memory is about a third higher '
+      + '(docs/sync.md, Memory and threads) → fix: start the installed `docs-etl` (its launcher passes them), or `node --optimize-for-size --max-semi-space-size=1 <path to>/bin/docs-etl.js …`');
+    expect(r.stdout).toMatch(/\ndoctor: all good \(\d+ warning\(s\)\)\n$/);
   });
 
   it('a wrong key: ✗ naming the variable to fix, exit 1, the key not shown', async () => {
@@ -114,7 +126,7 @@ describe('docs-etl doctor', () => {
     expect(report.checks.find((c) => c.check === 'config' && c.subject === 'docs')).toMatchObject({
       status: 'fail', detail: expect.stringMatching(/environment variable UNSET_DOCTOR_KEY .* is not set/) });
     expect(report.checks.find((c) => c.check === 'api' && c.subject === 'demo')).toMatchObject({ status: 'ok' });
-    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['key', 'static-export', 'budget', 'warehouse', 'disk', 'versions']));
+    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['key', 'static-export', 'budget', 'warehouse', 'disk', 'versions', 'node']));
   });
 
   it('a used-up budget or a 429 block: ✗ without sending anything', async () => {

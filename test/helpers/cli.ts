@@ -43,8 +43,18 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, LOG_LEVEL: 'info', DOCS_PIPELINES: 'assistant_conversations', XDG_STATE_HOME: testStateHome(), ...extra };
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess & { result: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnOptions {
+  /**
+   * Start the launcher itself, as the installed `docs-etl` is started (its shebang runs the `node`
+   * on PATH with the launcher's memory flags); default: `node bin/docs-etl.js`, Node's defaults.
+   */
+  launcher?: boolean;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOptions = {}): ChildProcess & { result: Promise<CliResult> } {
+  const child = opts.launcher
+    ? spawn(BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -55,6 +65,6 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess &
   return Object.assign(child, { result });
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return spawnCli(args, env).result;
+export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOptions = {}): Promise<CliResult> {
+  return spawnCli(args, env, opts).result;
 }

@@ -5,7 +5,7 @@
 export type CheckStatus = 'ok' | 'fail' | 'warn' | 'skip';
 
 export interface CheckResult {
-  /** The kind of check: config, key, api, static-export, budget, warehouse, disk, versions. */
+  /** The kind of check: config, key, api, static-export, budget, warehouse, disk, versions, node. */
   check: string;
   /** What it was about (a project, an organization, a path), when there are several. */
   subject?: string;
