@@ -15,9 +15,6 @@ RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
-# glibc keeps per-thread arenas of freed memory (DuckDB's threads): 2 arenas lowered a full sync's
-# peak RSS at 1M turns from 473 to 436 MB (docs/performance.md, Memory and view times, second round).
-ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run the TypeScript build, which is done and has no compiler here.
@@ -38,9 +35,10 @@ ENV DOCS_ETL_BUDGET_DIR=/app/state/budget
 # Healthy when every project's last run succeeded (or stopped on budget) within 26h, or a sync is
 # running right now. Until the first run has finished it reports unhealthy: start with --run-now.
 HEALTHCHECK --interval=5m --timeout=30s --start-period=2m --retries=3 CMD ["docs-etl", "status", "--check"]
-# The launcher's shebang starts Node with V8's memory flags (--optimize-for-size, a 1 MB young
-# generation; src/core/node-flags.ts): with MALLOC_ARENA_MAX above, a full sync's peak RSS at 4M turns
-# went 520 -> 386 MB (about 290 MB after later rounds), for about 30-40% more CPU time; a sync under
-# the API's budget waits on requests, not the CPU (docs/sync.md, Memory and threads).
+# The entrypoint is the launcher: its shebang starts Node with the memory settings it reads only at
+# start (src/core/node-flags.ts): glibc's MALLOC_ARENA_MAX=2 (an arena of freed memory per DuckDB
+# thread otherwise) and V8's --optimize-for-size --max-semi-space-size=1. A full sync's peak RSS at
+# 4M turns: about 400 MB with Node's defaults, under 300 MB with them, for about 30% more CPU time; a
+# sync under the API's budget waits on requests, not the CPU (docs/sync.md, Memory and threads).
 ENTRYPOINT ["/app/bin/docs-etl.js"]
 CMD ["schedule", "--run-now"]

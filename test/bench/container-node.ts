@@ -1,5 +1,5 @@
 // How the CLI's Node is set up, read from the repository's own files (the one source of each): the
-// launcher's flags from its shebang (bin/docs-etl.js, `#!/usr/bin/env -S node …`), and the
+// launcher's flags and environment from its shebang (bin/docs-etl.js, `#!/usr/bin/env -S … node …`), and the
 // container's from its Dockerfile (an ENTRYPOINT that is the launcher, or `node …flags script`, and
 // the glibc settings its ENV sets). The bench runs its full syncs this way; the launcher and
 // container-entrypoint tests check that the flags start the CLI.
@@ -26,11 +26,16 @@ export function repoFile(name: string, from = dirname(fileURLToPath(import.meta.
   }
 }
 
-/** The flags of the launcher's shebang `#!/usr/bin/env -S node …flags`: how the installed `docs-etl` runs. */
+/**
+ * The launcher's shebang `#!/usr/bin/env -S [NAME=value …] node [flags …]`: how the installed
+ * `docs-etl` runs (its environment assignments and Node's flags).
+ */
 export function launcherNode(text = readFileSync(repoFile('bin/docs-etl.js'), 'utf8')): NodeSetup {
-  const m = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)\s*$/.exec(text.split('\n')[0] ?? '');
-  if (!m) throw new Error(`the launcher's shebang is not "#!/usr/bin/env -S node …flags": ${text.split('\n')[0]}`);
-  return { flags: m[1]!.trim() ? m[1]!.trim().split(/\s+/) : [], env: {} };
+  const first = text.split('\n')[0] ?? '';
+  const m = /^#!\/usr\/bin\/env -S ((?:[A-Z_][A-Z0-9_]*=\S+ )*)node((?: --?[\w-]+(?:=\S+)?)*)\s*$/.exec(first);
+  if (!m) throw new Error(`the launcher's shebang is not "#!/usr/bin/env -S [NAME=value …] node [flags …]": ${first}`);
+  const env = Object.fromEntries(m[1]!.trim().split(/\s+/).filter(Boolean).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
+  return { flags: m[2]!.trim() ? m[2]!.trim().split(/\s+/) : [], env };
 }
 
 /**
@@ -43,7 +48,8 @@ export function containerNode(text = readFileSync(repoFile('Dockerfile'), 'utf8'
   const argv = JSON.parse(line[1]!) as string[];
   const env: Record<string, string> = {};
   for (const m of text.matchAll(/^ENV (MALLOC_[A-Z_]+)=(\S+)$/gm)) env[m[1]!] = m[2]!;
-  if (argv[0] === IMAGE_LAUNCHER) return { flags: launcher.flags, script: IMAGE_LAUNCHER, env };
+  // The Dockerfile's ENV is the process's environment; the shebang's assignments are set over it.
+  if (argv[0] === IMAGE_LAUNCHER) return { flags: launcher.flags, script: IMAGE_LAUNCHER, env: { ...env, ...launcher.env } };
   if (argv[0] !== 'node' || argv.length < 2) throw new Error(`the ENTRYPOINT is neither the launcher nor node and a script: ${line[1]}`);
   return { flags: argv.slice(1, -1), script: argv.at(-1)!, env };
 }

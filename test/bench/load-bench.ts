@@ -1,7 +1,7 @@
 // One size of `npm run bench`: a full sync of N turns from an in-process sandbox (no rate limit) into
 // a fresh warehouse, end to end through the real client, validation, landing zone and merger, with
-// the sync in its own process (its peak memory is its own); then a steady-state run (nothing new:
-// the head, and the publish of the read snapshot), both with the launcher's Node flags (as the
+// the sync in its own process (its peak memory is its own); then three steady-state runs (nothing
+// new: the head, and the publish of the read snapshot; the median is reported), all with the launcher's Node flags (as the
 // installed `docs-etl sync` runs); the same full sync as the container runs it (its flags and glibc
 // setting, into a fresh warehouse) and, with --bare-node, with Node's defaults (`node
 // bin/docs-etl.js`); DuckDB's own ingest of the same pages (the ceiling); the views and the report
@@ -21,17 +21,21 @@ import { viewTimings, type ViewTiming } from './view-timings.js';
 const SYNC_KEY = 'mint_bench_sync_key';
 const CAPTURE_KEY = 'mint_bench_capture_key';
 const PROJECT = 'demo';
+/** Steady runs measured per size; the median is reported. */
+const STEADY_RUNS = 3;
 
 export interface LoadResult {
   n: number;
   sync: ChildSync;
+  /** The median of the steady runs (by run time), and all of them in order. */
   steady: ChildSync;
+  steadyRuns: ChildSync[];
   /** The same full sync, into a fresh warehouse, with the container image's Node flags and glibc setting (null: in-process bench). */
   container: ChildSync | null;
   /** The same full sync with Node's default flags (null: not asked for, --bare-node, or in-process). */
   bare: ChildSync | null;
-  /** Node's flags of `sync` and `steady`: the launcher's. */
-  nodeFlags: string[];
+  /** How `sync` and `steady` ran Node: the launcher's settings. */
+  node: string;
   requests: number;
   /** ceil(N / 1000): one request per 1,000 turns, as if read in one window. */
   idealRequests: number;
@@ -72,7 +76,7 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
       rateLimit: '1000000/1h', maxWait: '1m', logLevel: 'warn', from: new Date(Date.now() - 31 * 86_400_000).toISOString(),
     };
     const run = (): Promise<ChildSync> => (inProcess ? inProcessSync(input) : startChildSync(input, SYNC_KEY, launcher).result);
-    log(`${n.toLocaleString('en-US')} turns: full sync (${inProcess ? 'in the bench process' : `child process, node ${launcher.flags.join(' ')} as the launcher runs it`})`);
+    log(`${n.toLocaleString('en-US')} turns: full sync (${inProcess ? 'in the bench process' : `child process as the launcher runs it: ${describeNode(launcher)}`})`);
     const sync = await run();
     if (sync.exitCode !== 0 || sync.runs[0]?.upserted !== n) {
       throw new Error(`the sync did not load ${n} turns: exit ${sync.exitCode}, ${JSON.stringify(sync.runs.map(({ windows: _w, ...r }) => r))}`);
@@ -85,16 +89,23 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
       for (let i = 0; i < keys.count; i++) if (keys.timestampMs[i]! >= from && keys.timestampMs[i]! < to) k++;
       return sum + Math.max(1, Math.ceil(k / 1000));
     }, 0);
-    log(`${n.toLocaleString('en-US')} turns: steady-state run (nothing new)`);
-    const steady = await run();
+    // A steady run lasts about half a second: one sample is at the mercy of the machine (0.5 to
+    // 0.8 s seen at 4M turns), so three in a row and the median.
+    log(`${n.toLocaleString('en-US')} turns: steady-state runs (nothing new), ${STEADY_RUNS} of them`);
+    const steadyRuns: ChildSync[] = [];
+    for (let i = 0; i < STEADY_RUNS; i++) steadyRuns.push(await run());
+    const steady = [...steadyRuns].sort((a, b) => a.syncMs - b.syncMs)[Math.floor(STEADY_RUNS / 2)]!;
     const fresh = async (what: string, node: NodeSetup): Promise<ChildSync> => {
-      log(`${n.toLocaleString('en-US')} turns: full sync ${what} (node ${node.flags.join(' ') || 'with no flags'}${Object.entries(node.env).map(([k, v]) => ` ${k}=${v}`).join('')})`);
+      log(`${n.toLocaleString('en-US')} turns: full sync ${what} (${describeNode(node)})`);
       const own = join(dir, what.replace(/\W+/g, '-'));
       const r = await startChildSync({ ...input, warehouse: join(own, 'warehouse.duckdb'), budgetDir: join(own, 'budget') }, SYNC_KEY, node).result;
       if (r.exitCode !== 0 || r.runs[0]?.upserted !== n) throw new Error(`the full sync ${what} did not load ${n} turns: exit ${r.exitCode}`);
       return r;
     };
-    const container = inProcess ? null : await fresh('as the container runs it', containerNode());
+    // The container's entrypoint is the launcher: its sync is the one above unless the Dockerfile adds settings.
+    const image = containerNode();
+    const same = JSON.stringify([image.flags, image.env]) === JSON.stringify([launcher.flags, launcher.env]);
+    const container = inProcess || same ? null : await fresh('as the container runs it', image);
     const bare = inProcess || !opts.bareNode ? null : await fresh("with Node's defaults", { flags: [], env: {} });
     log(`${n.toLocaleString('en-US')} turns: saving the raw pages, then DuckDB's read_json of them`);
     const pages = await capturePages(sandbox.url, CAPTURE_KEY, PROJECT, join(dir, 'pages'));
@@ -104,7 +115,7 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     const snapshot = join(dir, 'read', 'warehouse.duckdb');
     const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
     return {
-      n, sync, steady, container, bare, nodeFlags: inProcess ? [] : launcher.flags, requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
+      n, sync, steady, steadyRuns, container, bare, node: inProcess ? 'in the bench process' : describeNode(launcher), requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
       views: await viewTimings(snapshot), nativeViews: await viewTimings(warehouse), report: await timeReport(snapshot),
       warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
       ...partsOf(readSurfaceDir(snapshot), size),
@@ -113,6 +124,9 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     await sandbox.close();
   }
 }
+
+const describeNode = (n: NodeSetup): string =>
+  `${Object.entries(n.env).map(([k, v]) => `${k}=${v} `).join('')}node ${n.flags.join(' ') || 'with no flags'}`;
 
 function partsOf(dir: string, size: (p: string) => number): { partsMb: number; partsFiles: number } {
   const files = existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')) : [];

@@ -1,19 +1,22 @@
-// The launcher (bin/docs-etl.js) starts Node with V8's memory flags from its shebang, the one place
-// they are given (the container's entrypoint is the launcher): a full sync at 4M turns peaks about
-// 100 MB lower with them (docs/performance.md, ninth round). The doctor test shows what the
-// process sees (`✓ node` through the launcher, `! node` without it); here, that the shebang carries
-// exactly the flags src/core/node-flags.ts names and that the launcher runs the CLI with them.
+// The launcher (bin/docs-etl.js) starts Node with the memory settings of its shebang, the one place
+// they are given (the container's entrypoint is the launcher): glibc's arena count and V8's flags,
+// with which a full sync at 4M turns peaks about 100 MB lower (docs/performance.md, ninth round).
+// The doctor test shows what the process sees (`✓ node` through the launcher, `! node` without
+// it); here, that the shebang is made of exactly what src/core/node-flags.ts names, that the bench
+// reads the same, and that the launcher runs the CLI with them.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MEMORY_FLAGS, memoryFlagsOn } from '../../src/core/node-flags.js';
+import { LAUNCHER_SHEBANG, MEMORY_ENV, MEMORY_FLAGS, memorySettingsOn } from '../../src/core/node-flags.js';
+import { launcherNode } from '../bench/container-node.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 
 describe('the launcher', () => {
-  it('is executable and its shebang is env -S node with the memory flags', () => {
+  it('is executable and its shebang is env -S with the memory variables, node and the memory flags', () => {
     accessSync(BIN, constants.X_OK);
-    const shebang = readFileSync(BIN, 'utf8').split('\n')[0]!;
-    expect(shebang).toBe(`#!/usr/bin/env -S node ${MEMORY_FLAGS.join(' ')}`);
+    expect(readFileSync(BIN, 'utf8').split('\n')[0]).toBe(LAUNCHER_SHEBANG);
+    expect(LAUNCHER_SHEBANG).toBe('#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --optimize-for-size --max-semi-space-size=1');
+    expect(launcherNode()).toEqual({ flags: [...MEMORY_FLAGS], env: { ...MEMORY_ENV } });
   });
 
   it('started as the installed CLI is, runs it (--version) with Node accepting the flags', () => {
@@ -23,9 +26,10 @@ describe('the launcher', () => {
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('memoryFlagsOn wants every flag', () => {
-    expect(memoryFlagsOn([...MEMORY_FLAGS])).toBe(true);
-    expect(memoryFlagsOn(['--max-semi-space-size=1'])).toBe(false);
-    expect(memoryFlagsOn([])).toBe(false);
+  it('memorySettingsOn wants every flag and every variable set', () => {
+    expect(memorySettingsOn([...MEMORY_FLAGS], { MALLOC_ARENA_MAX: '2' })).toBe(true);
+    expect(memorySettingsOn([...MEMORY_FLAGS], { MALLOC_ARENA_MAX: '4' })).toBe(true);
+    expect(memorySettingsOn([...MEMORY_FLAGS], {})).toBe(false);
+    expect(memorySettingsOn(['--max-semi-space-size=1'], { MALLOC_ARENA_MAX: '2' })).toBe(false);
   });
 });

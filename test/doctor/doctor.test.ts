@@ -60,7 +60,7 @@ describe('docs-etl doctor', () => {
     const lines = r.stdout.trim().split('\n').filter((l) => l && !l.startsWith('doctor:'));
     expect(lines.map((l) => /^\S+ [\w-]+/.exec(l)![0])).toEqual(
       ['✓ config', '✓ key', '✓ api', '✓ static-export', '✓ budget', '✓ warehouse', expect.stringMatching(/^[✓!] disk$/), '✓ versions', '✓ node']);
-    expect(line(lines, 'node')).toBe('✓ node: runs with the launcher\'s memory flags (--optimize-for-size --max-semi-space-size=1)');
+    expect(line(lines, 'node')).toBe('✓ node: runs with the launcher\'s memory settings (MALLOC_ARENA_MAX=2 --optimize-for-size --max-semi-space-size=1)');
     expect(line(lines, 'api demo')).toMatch(/project found, key accepted/);
     expect(line(lines, 'budget')).toMatch(/1 of 100 requests used in the last 1h/);
     expect(r.stdout).toMatch(/\ndoctor: all good/);
@@ -77,8 +77,8 @@ describe('docs-etl doctor', () => {
       cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn', XDG_STATE_HOME: join(dir, 'state') }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(line(lines, 'node')).toBe('! node: runs without --optimize-for-size --max-semi-space-size=1: a full sync\'s peak memory is about a third higher '
-      + '(docs/sync.md, Memory and threads) → fix: start the installed `docs-etl` (its launcher passes them), or `node --optimize-for-size --max-semi-space-size=1 <path to>/bin/docs-etl.js …`');
+    expect(line(lines, 'node')).toBe('! node: runs without MALLOC_ARENA_MAX=2 --optimize-for-size --max-semi-space-size=1: a full sync\'s peak memory is about a third higher '
+      + '(docs/sync.md, Memory and threads) → fix: start the installed `docs-etl` (its launcher sets them), or `MALLOC_ARENA_MAX=2 node --optimize-for-size --max-semi-space-size=1 <path to>/bin/docs-etl.js …`');
     expect(r.stdout).toMatch(/\ndoctor: all good \(\d+ warning\(s\)\)\n$/);
   });
 

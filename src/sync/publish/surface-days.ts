@@ -36,11 +36,15 @@ async function daySignatures(
   conn: DuckDBConnection, previous: DayState | null, full: boolean, now: Date,
 ): Promise<DayState & { recomputed: 'all' | 'none' | { from: string; to: string } }> {
   const today = now.toISOString().slice(0, 10);
-  const since = previous?.watermark ? new Date(Date.parse(previous.watermark) - WATERMARK_MARGIN_MS).toISOString() : null;
+  // Every day is recomputed after a delete (`full`: reset, rebuild), with no previous state, and
+  // once a UTC day; then the watermark is read over every turn (after a delete it may go down).
+  const all = full || !previous || previous.watermark === null || previous.fullDay !== today;
+  const since = all ? null : new Date(Date.parse(previous.watermark!) - WATERMARK_MARGIN_MS).toISOString();
   const r = (await conn.runAndReadAll(sqlFile('publish/changes.sql'), { since })).getRowObjectsJS()[0]!;
-  const watermark = r.watermark === null ? null : String(r.watermark);
+  // Nothing stamped since the watermark: it stays (the turns at it are still there).
+  const watermark = r.watermark === null ? (all ? null : previous!.watermark) : String(r.watermark);
   const migrations = Number(r.migrations);
-  if (full || !previous || previous.watermark === null || previous.migrations !== migrations || previous.fullDay !== today) {
+  if (all || previous.migrations !== migrations) {
     return { days: await readPartitionSignatures(conn), watermark, migrations, fullDay: today, recomputed: 'all' };
   }
   const { fullDay } = previous;

@@ -1,6 +1,6 @@
 // The doctor's checks that need no request: the key's format, the budget's use, who holds the
 // warehouse, the disk space of the state folder, the versions of node, docs-etl and DuckDB, and
-// whether Node runs with the launcher's memory flags.
+// whether Node runs with the launcher's memory settings.
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -8,7 +8,7 @@ import type { RequestBudget } from '../../sync/api/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { FatalError, messageOf } from '../../core/errors.js';
-import { MEMORY_FLAGS, memoryFlagsOn } from '../../core/node-flags.js';
+import { MEMORY_ENV, MEMORY_FLAGS, memorySettingsOn } from '../../core/node-flags.js';
 import { openWarehouse, probeWriteLock } from '../../sync/load/warehouse.js';
 import { writerLockHolder } from '../../sync/load/writer-lock.js';
 import { defaultReadPath } from '../../sync/publish/snapshot.js';
@@ -108,15 +108,16 @@ export async function checkVersions(docsEtlVersion: string, minNode: string): Pr
 }
 
 /**
- * `!` when this process runs without the launcher's V8 memory flags (`node bin/docs-etl.js …`, or
+ * `!` when this process runs without the launcher's memory settings (`node bin/docs-etl.js …`, or
  * a wrapper that calls node itself): worth knowing before a memory limit is hit, not wrong.
  */
-export function checkNodeFlags(execArgv: readonly string[] = process.execArgv): CheckResult {
-  const flags = MEMORY_FLAGS.join(' ');
-  const data = { execArgv: [...execArgv], memoryFlags: memoryFlagsOn(execArgv) };
-  if (data.memoryFlags) return ok('node', `runs with the launcher's memory flags (${flags})`, { data });
-  return warn('node', `runs without ${flags}: a full sync's peak memory is about a third higher (docs/sync.md, Memory and threads)`,
-    `start the installed \`docs-etl\` (its launcher passes them), or \`node ${flags} <path to>/bin/docs-etl.js …\``, { data });
+export function checkNodeFlags(execArgv: readonly string[] = process.execArgv, env: NodeJS.ProcessEnv = process.env): CheckResult {
+  const vars = Object.entries(MEMORY_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
+  const settings = `${vars} ${MEMORY_FLAGS.join(' ')}`;
+  const data = { execArgv: [...execArgv], memoryEnv: Object.fromEntries(Object.keys(MEMORY_ENV).map((k) => [k, env[k] ?? null])), memorySettings: memorySettingsOn(execArgv, env) };
+  if (data.memorySettings) return ok('node', `runs with the launcher's memory settings (${settings})`, { data });
+  return warn('node', `runs without ${settings}: a full sync's peak memory is about a third higher (docs/sync.md, Memory and threads)`,
+    `start the installed \`docs-etl\` (its launcher sets them), or \`${vars} node ${MEMORY_FLAGS.join(' ')} <path to>/bin/docs-etl.js …\``, { data });
 }
 
 function compareVersions(a: string, b: string): number {
