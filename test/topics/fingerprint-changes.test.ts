@@ -1,6 +1,6 @@
-// When the topic step computes again (sql/topics/fingerprint.sql): a change to a turn of the period
-// computes; a change to a turn older than the period, which cannot change the topics, does not; an
-// unchanged period does not. Real DuckDB file, the real step.
+// When the topic step computes again (sql/topics/fingerprint.sql): a changed or deleted turn of the
+// period computes; a change to a turn older than the period, which cannot change the topics, does
+// not; an unchanged period does not, and reports the unanswered turns of the step it matches. Real DuckDB file, the real step.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
@@ -16,8 +16,8 @@ afterAll(() => tmp.cleanup());
 
 it('a changed turn of the period computes the topics again; a changed turn before the period does not', async () => {
   const clock = new FakeClock(Date.parse('2026-11-20T08:00:00Z'));
-  const step = async (wh: { conn: Parameters<typeof runTopicStep>[1] }) =>
-    (await runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS)).status;
+  const run = (wh: { conn: Parameters<typeof runTopicStep>[1] }) => runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS);
+  const step = async (wh: { conn: Parameters<typeof runTopicStep>[1] }) => (await run(wh)).status;
   await withColdWarehouse(join(tmp.dir, 'w.duckdb'), async (wh) => {
     await migrate(wh.conn);
     // 600 unanswered turns of the last 10 days (60 questions), and 100 from 200 days ago (the
@@ -32,9 +32,10 @@ it('a changed turn of the period computes the topics again; a changed turn befor
                                  first_seen_at, last_seen_at, updated_at)
       SELECT 'alpha', 'old' || i, ts, 'how do I export old thing ' || i, 'no answer', 'answer', 'unanswered', ts, ts, ts
       FROM (SELECT i, TIMESTAMPTZ '2026-05-04 00:00:00+00' + to_microseconds(i * 1000000000) AS ts FROM range(100) t(i))`);
-    expect(await step(wh)).toBe('computed');
+    expect(await run(wh)).toMatchObject({ status: 'computed', turns: 600 });
     clock.advance(3_600_000);
-    expect(await step(wh)).toBe('unchanged');
+    // An unchanged step reports the period's unanswered turns of the step it matches.
+    expect(await run(wh)).toMatchObject({ status: 'unchanged', turns: 600 });
 
     // A turn before the period changes: the topics cannot.
     clock.advance(3_600_000);
@@ -47,5 +48,10 @@ it('a changed turn of the period computes the topics again; a changed turn befor
     expect(await step(wh)).toBe('computed');
     clock.advance(3_600_000);
     expect(await step(wh)).toBe('unchanged');
+
+    // A turn of the period deleted (nothing else moves): computed again, one turn fewer.
+    clock.advance(3_600_000);
+    await wh.conn.run(`DELETE FROM conversations WHERE id = 'c43'`);
+    expect(await run(wh)).toMatchObject({ status: 'computed', turns: 599 });
   });
 }, 60_000);

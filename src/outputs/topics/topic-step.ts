@@ -82,13 +82,14 @@ export async function runTopicStep(
   const now = deps.clock.now();
   const { from, to } = topicPeriod(now, settings.periodMs);
   const p = { project: projectId, from: from.toISOString(), to: to.toISOString() };
-  // The fingerprint reads the period's turns and keeps three values: under the small pool of
+  // The fingerprint reads the period's turns and keeps a few values: under the small pool of
   // bookkeeping scans, so a step that finds nothing changed does not grow with the history.
   const fp = (await withScanMemory(conn, () => all(conn, 'fingerprint', p)))[0]!;
   const fingerprint = createHash('sha256').update(JSON.stringify([
-    Number(fp.turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
+    Number(fp.period_turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
   ])).digest('hex').slice(0, 16);
-  const base = { projectId, turns: Number(fp.turns), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0 };
+  // `turns`: the period's unanswered turns; an unchanged step has the same as the step it matches.
+  const base = { projectId, turns: Number(fp.last_turns ?? 0), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0 };
   const record = async (r: Omit<TopicStepResult, 'durationMs' | 'peakRssBytes'>): Promise<TopicStepResult> => {
     sample();
     const out = { ...r, durationMs: performance.now() - started, peakRssBytes: peak };
