@@ -24,6 +24,6 @@ export function surfacePartitionedTables(): readonly SurfaceTable[] {
  * publish's memory however large a day grows: at 1M turns a full publish peaked at 354 MB alone
  * with DuckDB's default of 122,880 rows, 291 MB with 20,480 (docs/performance.md, Memory). At 4M
  * turns (days of ~130k turns, two writer threads) 20,480 still made the full publish the sync's
- * peak, 26 MB over the merges; 10,240 keeps it under them (ninth round).
+ * peak, 25 MiB over the merges; 10,240 keeps it at their level (ninth round).
  */
 export const SEGMENT_ROW_GROUP_ROWS = 10_240;
