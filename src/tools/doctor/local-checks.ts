@@ -109,9 +109,11 @@ export async function checkVersions(docsEtlVersion: string, minNode: string): Pr
 
 /**
  * `!` when this process runs without the launcher's memory settings (`node bin/docs-etl.js …`, or
- * a wrapper that calls node itself): worth knowing before a memory limit is hit, not wrong.
+ * a wrapper that calls node itself): worth knowing before a memory limit is hit, not wrong. It
+ * reads this process's own flags and environment (what V8 and glibc read at start), not the
+ * command's configured environment.
  */
-export function checkNodeFlags(execArgv: readonly string[] = process.execArgv, env: NodeJS.ProcessEnv = process.env): CheckResult {
+export function checkNodeMemory(execArgv: readonly string[] = process.execArgv, env: NodeJS.ProcessEnv = process.env): CheckResult {
   const vars = Object.entries(MEMORY_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
   const settings = `${vars} ${MEMORY_FLAGS.join(' ')}`;
   const data = { execArgv: [...execArgv], memoryEnv: Object.fromEntries(Object.keys(MEMORY_ENV).map((k) => [k, env[k] ?? null])), memorySettings: memorySettingsOn(execArgv, env) };

@@ -1,8 +1,8 @@
 // `docs-etl doctor`: checks a setup in one go, the way a sync would use it: the configuration,
 // each key's format, each project through one budgeted request, static export per organization,
-// each organization's budget, the warehouse's lock, disk space, versions and Node's memory flags.
-// It never writes to the warehouse; the only state it changes is the request log (its own
-// requests, and a 429 it saw).
+// each organization's budget, the warehouse's lock, disk space, versions and Node's memory
+// settings. It never writes to the warehouse; the only state it changes is the request log (its
+// own requests, and a 429 it saw).
 import { createBudget, type RequestBudget } from '../../sync/api/budget.js';
 import { openBudgetBackend, type BudgetBackend } from '../../sync/api/open-budget-store.js';
 import type { Clock } from '../../core/clock.js';
@@ -13,7 +13,7 @@ import { loadConfigFile } from '../../config/config-file.js';
 import { resolveSyncConfig, type ProjectConfig, type SyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { probeProject, probeStaticExport } from './api-probes.js';
 import { fail, ok, skip, type CheckResult } from './check.js';
-import { checkBudget, checkDisk, checkKeyFormat, checkNodeFlags, checkVersions, checkWarehouse } from './local-checks.js';
+import { checkBudget, checkDisk, checkKeyFormat, checkNodeMemory, checkVersions, checkWarehouse } from './local-checks.js';
 
 export interface DoctorDeps {
   env: NodeJS.ProcessEnv;
@@ -47,7 +47,7 @@ export async function runDoctor(deps: DoctorDeps, opts: DoctorOptions): Promise<
   checks.push(await checkWarehouse(warehouse));
   checks.push(checkDisk(warehouse));
   checks.push(await checkVersions(deps.version, deps.minNode));
-  checks.push(checkNodeFlags());
+  checks.push(checkNodeMemory());
   return { ok: !checks.some((c) => c.status === 'fail'), checks };
 }
 
