@@ -18,8 +18,16 @@ export const MEMORY_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: 
 /** V8's memory flags of the launcher, in its order. */
 export const MEMORY_FLAGS: readonly string[] = ['--optimize-for-size', '--max-semi-space-size=1'];
 
-/** The launcher's shebang line, made of the two lists above. */
-export const LAUNCHER_SHEBANG = `#!/usr/bin/env -S ${Object.entries(MEMORY_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} node ${MEMORY_FLAGS.join(' ')}`;
+const ASSIGNMENTS = Object.entries(MEMORY_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
+
+/** Both lists as one line of text: `MALLOC_ARENA_MAX=2 --optimize-for-size …`. */
+export const MEMORY_SETTINGS = `${ASSIGNMENTS} ${MEMORY_FLAGS.join(' ')}`;
+
+/** The command that starts node with them, for a shell: `MALLOC_ARENA_MAX=2 node --optimize-for-size …`. */
+export const MEMORY_NODE_COMMAND = `${ASSIGNMENTS} node ${MEMORY_FLAGS.join(' ')}`;
+
+/** The launcher's shebang line. */
+export const LAUNCHER_SHEBANG = `#!/usr/bin/env -S ${MEMORY_NODE_COMMAND}`;
 
 /**
  * Whether this process was started with every one of MEMORY_FLAGS and with the variables of

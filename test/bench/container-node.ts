@@ -1,11 +1,11 @@
-// How the CLI's Node is set up, read from the repository's own files (the one source of each): the
-// launcher's flags and environment from its shebang (bin/docs-etl.js, `#!/usr/bin/env -S … node …`), and the
-// container's from its Dockerfile (an ENTRYPOINT that is the launcher, or `node …flags script`, and
-// the glibc settings its ENV sets). The bench runs its full syncs this way; the launcher and
-// container-entrypoint tests check that the flags start the CLI.
+// How the CLI's Node is set up: the launcher's memory settings (src/core/node-flags.ts, of which its
+// shebang is made), and the container's, read from the Dockerfile (an ENTRYPOINT that is the
+// launcher, or `node …flags script`, and the glibc settings its ENV sets). The bench runs its full
+// syncs this way; the launcher and container-entrypoint tests check that the settings start the CLI.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEMORY_ENV, MEMORY_FLAGS } from '../../src/core/node-flags.js';
 
 export interface NodeSetup {
   /** Node's own flags, before the script. */
@@ -27,15 +27,11 @@ export function repoFile(name: string, from = dirname(fileURLToPath(import.meta.
 }
 
 /**
- * The launcher's shebang `#!/usr/bin/env -S [NAME=value …] node [flags …]`: how the installed
- * `docs-etl` runs (its environment assignments and Node's flags).
+ * How the installed `docs-etl` runs: the launcher's shebang is made of these lists
+ * (test/cli/launcher-flags.test.ts keeps it so).
  */
-export function launcherNode(text = readFileSync(repoFile('bin/docs-etl.js'), 'utf8')): NodeSetup {
-  const first = text.split('\n')[0] ?? '';
-  const m = /^#!\/usr\/bin\/env -S ((?:[A-Z_][A-Z0-9_]*=\S+ )*)node((?: --?[\w-]+(?:=\S+)?)*)\s*$/.exec(first);
-  if (!m) throw new Error(`the launcher's shebang is not "#!/usr/bin/env -S [NAME=value …] node [flags …]": ${first}`);
-  const env = Object.fromEntries(m[1]!.trim().split(/\s+/).filter(Boolean).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
-  return { flags: m[2]!.trim() ? m[2]!.trim().split(/\s+/) : [], env };
+export function launcherNode(): NodeSetup {
+  return { flags: [...MEMORY_FLAGS], env: { ...MEMORY_ENV } };
 }
 
 /**

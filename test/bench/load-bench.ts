@@ -1,11 +1,11 @@
 // One size of `npm run bench`: a full sync of N turns from an in-process sandbox (no rate limit) into
 // a fresh warehouse, end to end through the real client, validation, landing zone and merger, with
 // the sync in its own process (its peak memory is its own); then three steady-state runs (nothing
-// new: the head, and the publish of the read snapshot; the median is reported), all with the launcher's Node flags (as the
-// installed `docs-etl sync` runs); the same full sync as the container runs it (its flags and glibc
-// setting, into a fresh warehouse) and, with --bare-node, with Node's defaults (`node
-// bin/docs-etl.js`); DuckDB's own ingest of the same pages (the ceiling); the views and the report
-// on the result.
+// new: the head, and the publish of the read snapshot; the median is reported), all with the
+// launcher's memory settings (as the installed `docs-etl sync` runs); the same full sync as the
+// container runs it when the Dockerfile adds settings of its own, and, with --bare-node, with
+// Node's defaults (`node bin/docs-etl.js`), each into a fresh warehouse; DuckDB's own ingest of the
+// same pages (the ceiling); the views and the report on the result.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';

@@ -1,6 +1,7 @@
 // When the topic step computes again (sql/topics/fingerprint.sql): a changed or deleted turn of the
 // period computes; a change to a turn older than the period, which cannot change the topics, does
-// not; an unchanged period does not, and reports the unanswered turns of the step it matches. Real DuckDB file, the real step.
+// not; an unchanged period does not, and reports the unanswered turns of the step it matches. Real
+// DuckDB file, the real step.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
@@ -16,8 +17,9 @@ afterAll(() => tmp.cleanup());
 
 it('a changed turn of the period computes the topics again; a changed turn before the period does not', async () => {
   const clock = new FakeClock(Date.parse('2026-11-20T08:00:00Z'));
-  const run = (wh: { conn: Parameters<typeof runTopicStep>[1] }) => runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS);
-  const step = async (wh: { conn: Parameters<typeof runTopicStep>[1] }) => (await run(wh)).status;
+  type Wh = { conn: Parameters<typeof runTopicStep>[1] };
+  const run = (wh: Wh) => runTopicStep({ clock, logger: silentLogger }, wh.conn, 'alpha', DEFAULT_TOPIC_SETTINGS);
+  const step = async (wh: Wh) => (await run(wh)).status;
   await withColdWarehouse(join(tmp.dir, 'w.duckdb'), async (wh) => {
     await migrate(wh.conn);
     // 600 unanswered turns of the last 10 days (60 questions), and 100 from 200 days ago (the

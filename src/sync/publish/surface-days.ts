@@ -38,13 +38,13 @@ async function daySignatures(
   const today = now.toISOString().slice(0, 10);
   // Every day is recomputed after a delete (`full`: reset, rebuild), with no previous state, and
   // once a UTC day; then the watermark is read over every turn (after a delete it may go down).
-  const all = full || !previous || previous.watermark === null || previous.fullDay !== today;
-  const since = all ? null : new Date(Date.parse(previous.watermark!) - WATERMARK_MARGIN_MS).toISOString();
+  const kept = !full && previous?.fullDay === today ? previous.watermark : null;
+  const since = kept === null ? null : new Date(Date.parse(kept) - WATERMARK_MARGIN_MS).toISOString();
   const r = (await conn.runAndReadAll(sqlFile('publish/changes.sql'), { since })).getRowObjectsJS()[0]!;
   // Nothing stamped since the watermark: it stays (the turns at it are still there).
-  const watermark = r.watermark === null ? (all ? null : previous!.watermark) : String(r.watermark);
+  const watermark = r.watermark === null ? kept : String(r.watermark);
   const migrations = Number(r.migrations);
-  if (all || previous.migrations !== migrations) {
+  if (!previous || kept === null || previous.migrations !== migrations) {
     return { days: await readPartitionSignatures(conn), watermark, migrations, fullDay: today, recomputed: 'all' };
   }
   const { fullDay } = previous;

@@ -8,7 +8,7 @@ import type { RequestBudget } from '../../sync/api/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { FatalError, messageOf } from '../../core/errors.js';
-import { MEMORY_ENV, MEMORY_FLAGS, memorySettingsOn } from '../../core/node-flags.js';
+import { MEMORY_ENV, MEMORY_NODE_COMMAND, MEMORY_SETTINGS, memorySettingsOn } from '../../core/node-flags.js';
 import { openWarehouse, probeWriteLock } from '../../sync/load/warehouse.js';
 import { writerLockHolder } from '../../sync/load/writer-lock.js';
 import { defaultReadPath } from '../../sync/publish/snapshot.js';
@@ -114,12 +114,10 @@ export async function checkVersions(docsEtlVersion: string, minNode: string): Pr
  * command's configured environment.
  */
 export function checkNodeMemory(execArgv: readonly string[] = process.execArgv, env: NodeJS.ProcessEnv = process.env): CheckResult {
-  const vars = Object.entries(MEMORY_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
-  const settings = `${vars} ${MEMORY_FLAGS.join(' ')}`;
   const data = { execArgv: [...execArgv], memoryEnv: Object.fromEntries(Object.keys(MEMORY_ENV).map((k) => [k, env[k] ?? null])), memorySettings: memorySettingsOn(execArgv, env) };
-  if (data.memorySettings) return ok('node', `runs with the launcher's memory settings (${settings})`, { data });
-  return warn('node', `runs without ${settings}: a full sync's peak memory is about a third higher (docs/sync.md, Memory and threads)`,
-    `start the installed \`docs-etl\` (its launcher sets them), or \`${vars} node ${MEMORY_FLAGS.join(' ')} <path to>/bin/docs-etl.js …\``, { data });
+  if (data.memorySettings) return ok('node', `runs with the launcher's memory settings (${MEMORY_SETTINGS})`, { data });
+  return warn('node', `runs without ${MEMORY_SETTINGS}: a full sync's peak memory is about a third higher (docs/sync.md, Memory and threads)`,
+    `start the installed \`docs-etl\` (its launcher sets them), or \`${MEMORY_NODE_COMMAND} <path to>/bin/docs-etl.js …\``, { data });
 }
 
 function compareVersions(a: string, b: string): number {
