@@ -6,7 +6,7 @@ import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/too
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 const KEY = 'mint_schedule_test_key';
 let sb: Sandbox | undefined;
@@ -135,9 +135,11 @@ describe('docs-etl schedule', () => {
     const wide = ['--from', new Date(Date.now() - 31 * 86_400_000).toISOString(), '--max-window', '32d'];
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     const sandbox = sb;
-    await waitFor(() => sandbox.requestLog(KEY).length >= 1, 5000, 25);
+    await waitFor(() => sandbox.requestLog(KEY).length >= 1, 30_000, 25);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
     child.kill('SIGTERM');
-    await sleep(200);
+    await waitFor(() => /SIGTERM received, stopping at the next checkpoint/.test(stderr), 10_000, 10);
     const t = Date.now();
     child.kill('SIGINT');
     const r = await child.result;
@@ -148,7 +150,7 @@ describe('docs-etl schedule', () => {
     const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
-  }, 30_000);
+  }, 90_000);
 
   it('runs a static export on its own cron and keeps the deployment values fresh', async () => {
     tmp = tempDir();
