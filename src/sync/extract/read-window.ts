@@ -13,6 +13,7 @@ import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
 import { RecordTooLargeError } from '../api/json-skim.js';
 import { PageLimit, quarantineOversized } from './page-limit.js';
+import { EndlessPagingError, NO_PROGRESS_PAGES } from './endless-paging.js';
 
 /** Where a window continues: the cursor or offset of its next page (both null: its first page). */
 export interface Position {
@@ -69,6 +70,7 @@ export async function* readWindow(
   const seen = new Set<string>();
   let previous: string | null = null;
   const limit = new PageLimit(pipeline);
+  let empty = 0;
   for (;;) {
     let fetched: FetchedJson;
     let oversized: ExtractedPage['oversized'];
@@ -121,10 +123,14 @@ export async function* readWindow(
       throw new FatalError(`the API returned the same page twice in window ${span} (a paging loop): the window was ended, no further requests`);
     }
     previous = digest;
-    if (full && !next.complete && opts.maxPages !== undefined && pages >= opts.maxPages) {
-      // This page lands (its checkpoint: the next run continues after it); no further request now.
-      yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests, restarted };
-      throw new FatalError(`the API kept paging past ${opts.maxPages} pages in window ${span}, more than its plan justifies: the window was ended here, no further requests; the next run continues from its last page`);
+    empty = page.records.length === 0 && !oversized && !next.complete ? empty + 1 : 0;
+    const capped = full && !next.complete && opts.maxPages !== undefined && pages >= opts.maxPages;
+    if (capped || empty >= NO_PROGRESS_PAGES) {
+      // This page lands (its checkpoint: a later run continues after it); no further request now.
+      yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests + limit.spent(), restarted };
+      throw new EndlessPagingError(capped
+        ? `the API kept paging past ${opts.maxPages} pages in window ${span}, more than its plan justifies: the window was ended here, no further requests`
+        : `the API kept paging with ${empty} empty pages in a row in window ${span} (hasMore and a fresh cursor each time): the window was ended here, no further requests`);
     }
     yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests + limit.spent(), restarted, ...(oversized ? { oversized } : {}) };
     restarted = false;

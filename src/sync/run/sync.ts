@@ -35,6 +35,7 @@ import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
 import { updateGapTopics, type TopicUpdate } from '../../outputs/topics/update-topics.js';
 import { namingMemoryLimit } from '../load/out-of-memory.js';
+import { parkWindow, unparkWindow } from '../load/parked-windows.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -168,6 +169,9 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           });
         },
         onPage: (s) => deps.onPage?.(s, budget),
+        // Windows the API paged without end (issue 33): parked in the warehouse, retried with backoff.
+        park: (s, w, reason) => writer.run((c) => parkWindow(c, { projectId: s.projectId, pipeline: s.pipeline.name, from: w.from, to: w.to, purpose: w.purpose, reason, now: deps.clock.now() })),
+        unpark: (s) => writer.run((c) => unparkWindow(c, s.projectId, s.pipeline.name)),
       }, streams, plan);
     })));
     timing.fetchMs = performance.now() - fetchStarted;
