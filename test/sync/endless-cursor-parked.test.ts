@@ -64,5 +64,5 @@ describe('a cursor that never ends', () => {
     expect(feedbackRequests() - firstCost).toBeGreaterThan(0);
     expect(feedbackRequests() - firstCost).toBeLessThanOrEqual(20);
     expect(await query(warehouse, 'SELECT attempts, (epoch_ms(retry_at) - epoch_ms(parked_at))::INTEGER AS wait_ms FROM parked_windows')).toEqual([{ attempts: 2, wait_ms: 2 * H }]);
-  });
+  }, 240_000);
 });

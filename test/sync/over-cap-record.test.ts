@@ -51,5 +51,5 @@ describe('a record over the body cap', () => {
     const second = await runCli(args, env);
     expect(second.code, second.stderr).toBe(0);
     expect((await query(warehouse, 'SELECT count(*)::INTEGER AS n FROM quarantine'))[0]!.n).toBe(1);
-  });
+  }, 180_000);
 });

@@ -43,7 +43,7 @@ describe('a stopped run still publishes', () => {
     const n = await readerCount(warehouse, env);
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(sb.truth('demo').length);
-  });
+  }, 120_000);
 
   it('a budget stop (exit 3) publishes what it merged', async () => {
     // The head (the last hour) is about 4 pages of 1,000 turns: more than the budget of 2 requests.
@@ -55,5 +55,5 @@ describe('a stopped run still publishes', () => {
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toMatch(/read snapshot published: /);
     expect(await readerCount(warehouse, env)).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
