@@ -1,4 +1,5 @@
 // `docs-etl schedule` as a long-running process: seconds cron, no overlaps, clean SIGTERM.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
@@ -91,12 +92,15 @@ describe('docs-etl schedule', () => {
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     // Stop once at least two pages were requested: the run is in the middle of its window.
     const sandbox = sb;
-    await waitFor(() => sandbox.requestLog(KEY).length >= 2, 5000, 25);
+    await waitFor(() => sandbox.requestLog(KEY).length >= 2, 30_000, 25);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - t).toBeLessThan(4000);
+    // The page in flight, its merge and one publish of what was merged (issue 33: a stopped run
+    // still publishes), on a loaded machine.
+    expect(Date.now() - t).toBeLessThan(15_000);
+    expect(existsSync(join(tmp.dir, 'read', 'w.duckdb'))).toBe(true);
     const [stopped] = await runs(warehouse);
     expect(stopped).toMatchObject({ status: 'stopped' });
     expect(stopped!.pages).toBeGreaterThan(0);
@@ -107,7 +111,7 @@ describe('docs-etl schedule', () => {
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     // Resumed, not restarted: the backfill window's 9 pages in all, plus one head per run.
     expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 2);
-  }, 30_000);
+  }, 90_000);
 
   it('a failing run is logged with its reason and the scheduler keeps going', async () => {
     tmp = tempDir();

@@ -65,7 +65,10 @@ describe('rule 2: every request has a total deadline', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(plainLines(r.stderr)).toEqual(['docs-etl: SIGTERM received, stopping at the next checkpoint (send again to exit now)']);
     expect(r.stdout).toMatch(/demo\/assistant_conversations: stopped .* 1 pages, \d+ requests, 50 rows merged, 0 quarantined \| stopped: the request in flight did not finish within its deadline of 2s\n/);
-    expect(r.endedAt - s.seen[1]!.at).toBeLessThanOrEqual(2 * 2_000);
+    // The request ends by its deadline; then the stopped run publishes what it merged (issue 33):
+    // one publish of a tiny warehouse, allowed 5 s on a loaded machine.
+    expect(r.endedAt - s.seen[1]!.at).toBeLessThanOrEqual(2 * 2_000 + 5_000);
+    expect(r.stdout).toMatch(/read snapshot published: /);
     expect(await turnsIn(warehouse)).toBe(50);
     expect((await query(warehouse, 'SELECT status FROM sync_runs'))[0]!.status).toBe('stopped');
 

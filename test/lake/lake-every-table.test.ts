@@ -28,7 +28,7 @@ const KEY = 'mint_lake_every_table_key_01';
 const PROJECTS = ['alpha', 'beta'];
 const NOW = Date.parse('2026-03-11T15:30:00Z');
 /** The tool's own state, not user data: never in the lake. */
-const INTERNAL = new Set(['schema_migrations', 'sync_state']);
+const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows']);
 
 const clock = new FakeClock(NOW);
 let sb: Sandbox;

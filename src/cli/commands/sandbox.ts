@@ -37,6 +37,8 @@ interface SandboxFlags {
   malformedRate: number;
   latency: number;
   cursorTtl: number | null;
+  hugeRecord: number;
+  endlessCursor?: boolean;
   jobDuration: number;
   failDomain: string[];
   bundleTtl: number;
@@ -139,6 +141,7 @@ export function sandboxOptionsFromFlags(f: SandboxFlags): SandboxOptions {
     site: { pages: f.sitePages, feedbackPerDay: f.feedbackPerDay, searchesPerDay: f.searchesPerDay, viewsPerDay: f.viewsPerDay },
     rateLimit: f.rateLimit, faultRate: f.faultRate, faults: f.faults,
     malformedRate: f.malformedRate, latencyMs: f.latency, cursorTtlMs: f.cursorTtl,
+    hugeRecordBytes: f.hugeRecord, endlessCursor: f.endlessCursor === true,
     staticExport: {
       jobDurationMs: f.jobDuration, failDomains: f.failDomain, bundleTtlMs: f.bundleTtl,
       pagesPerSite: f.pagesPerSite, damagedDownloads: 0,
@@ -177,6 +180,8 @@ export const sandboxCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--malformed-rate <p>', 'fraction of records that are persistently malformed (0..1)', numberArg(0, 1), 0)
     .addOption(opt('--latency <duration>', 'added latency per analytics request, e.g. 50ms', durationArg, 0, '0ms'))
     .addOption(opt('--cursor-ttl <duration>', 'issued cursors expire after this, or "none"', durationOrNone, null, 'none'))
+    .option('--huge-record <bytes>', 'one assistant turn per project is served padded by this many bytes, on every read (0: off)', intArg(0, 2 ** 31), 0)
+    .option('--endless-cursor', 'the feedback endpoint never ends: fresh cursors and empty pages after its last page')
     .addOption(opt('--job-duration <duration>', 'static export: time for a job to complete', durationArg, 3000, '3s'))
     .option('--fail-domain <domain>', 'static export: jobs for this domain fail (repeatable)',
       repeatable(DEFAULT_FAIL_DOMAINS, '--fail-domain'), DEFAULT_FAIL_DOMAINS)

@@ -11,6 +11,7 @@ import { readCoverage, readWindowLog } from '../../sync/load/coverage-store.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
 import { pageSize, type PipelineDefinition } from '../../sync/pipeline/definition.js';
+import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';
 
 const DAY_MS = 86_400_000;
 
@@ -32,6 +33,8 @@ export interface StreamStatus {
   last_run: { status: string; started_at: string; finished_at: string | null; requests: number; error: string | null } | null;
   quarantined: number;
   lag_profile: { purpose: string; age: string; reads: number; rows: number; new_share: number; changed_share: number }[];
+  /** A window the API paged without end, not read before `retry_at` (parked-status.ts). */
+  parked: ParkedStatus | null;
   warnings: string[];
 }
 
@@ -105,6 +108,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     .map((r) => [`${r.project_id}\u0000${r.pipeline}`, Number(r.cadence_s)]));
   const budgets = new Map<string, BudgetStatus>();
   const streams: StreamStatus[] = [];
+  const parked = await readParkedStatus(i.conn);
   for (const r of rows) {
     const projectId = String(r.project_id);
     const pipelineName = String(r.pipeline);
@@ -159,8 +163,10 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
         new_share: Number(x.rows) ? Number(x.new_rows) / Number(x.rows) : 0,
         changed_share: Number(x.rows) ? Number(x.changed_rows) / Number(x.rows) : 0,
       })),
+      parked: parked.get(`${projectId}\u0000${pipelineName}`) ?? null,
       warnings: [],
     };
+    if (s.parked) s.warnings.push(parkedLine(s.parked));
     s.warnings.push(...keepUpWarnings(s, d, size, cadence.get(`${projectId}\u0000${pipelineName}`) ?? null, i));
     streams.push(s);
   }

@@ -14,6 +14,7 @@ import { sqlFile } from '../../sync/load/sql-files.js';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { DEFAULT_REREADS, dueReread, type RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { Status } from './collect-status.js';
+import { parkedLine } from './parked-status.js';
 
 /** A tick stopped by the rate budget is a normal outcome: the next run continues. */
 const HEALTHY = new Set(['succeeded', 'budget_exhausted']);
@@ -80,6 +81,7 @@ export function healthProblems(s: Status, opts: { maxAgeMs: number; facts?: Heal
     const finished = r.finished_at ? Date.parse(r.finished_at) : NaN;
     if (!(now - finished <= opts.maxAgeMs)) out.push(`${name}: last run finished ${Number.isNaN(finished) ? 'never' : `${formatDuration(now - finished)} ago`}`);
   }
+  for (const x of s.streams) if (x.parked) out.push(`${x.project_id}/${x.pipeline}: ${parkedLine(x.parked)}`);
   for (const x of opts.facts?.stuck ?? []) {
     out.push(`${x.project_id}/${x.pipeline}: stuck: stopped on the budget in the same open window (${x.window}) on ${x.runs} consecutive runs since ${x.since}`);
   }

@@ -62,6 +62,8 @@ export interface GetOptions {
    * endpoint: a broken response) is retried like a 5xx, within the same retry policy.
    */
   check?: (json: unknown, body: Buffer) => void;
+  /** A page of one record: over the cap, its body is skimmed (http.ts, RecordTooLargeError); the records field. */
+  skimRecords?: string;
 }
 
 export interface AnalyticsClient {
@@ -93,6 +95,7 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
             maxBodyBytes: deps.maxBodyBytes,
             capName: deps.maxBodyName ?? 'DOCS_ETL_MAX_PAGE_BYTES',
             dispatcher: deps.dispatcher,
+            skimRecords: o.skimRecords,
             // A stop request does not cancel at once: a request that left is paid for in budget,
             // so it may finish and land within a grace period; the deadline bounds it anyway.
             stopSignal: o.signal,

@@ -6,7 +6,9 @@
 import { request, type Dispatcher } from 'undici';
 import { formatDuration } from '../../core/duration.js';
 import { RequestDeadlineError, ResponseTooLargeError, RetriableError, StoppedError, messageOf } from '../../core/errors.js';
+import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
+import { JsonSkimmer, MAX_SKIM_BYTES, RecordTooLargeError } from './json-skim.js';
 
 export interface HttpResponse {
   status: number;
@@ -50,6 +52,11 @@ export interface HttpOptions {
   /** Body cap in bytes (default 64 MiB), and what it is called in the error (a flag or variable). */
   maxBodyBytes?: number;
   capName?: string;
+  /**
+   * A page of one record (limit=1): a 200 body over the cap is skimmed to its end instead
+   * (json-skim.ts) and RecordTooLargeError names its size, envelope and head. The records field.
+   */
+  skimRecords?: string;
 }
 
 type Ended = 'deadline' | 'cancelled' | 'grace';
@@ -103,7 +110,7 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
       throw failed(err, 'network error');
     }
     try {
-      return httpResponse(res.statusCode, res.headers, await readCapped(res, cap, opts.capName));
+      return httpResponse(res.statusCode, res.headers, await readCapped(res, cap, opts.capName, opts.skimRecords, secrets));
     } catch (err) {
       throw failed(err, 'response body cut off', res.statusCode);
     }
@@ -115,23 +122,37 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
 }
 
 /** Streams the body, counting bytes; past `cap` it stops reading and throws. */
-async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: string): Promise<Buffer> {
-  const tooLarge = (seen: string) => new ResponseTooLargeError(
-    `the response body is larger than the ${formatBytes(cap)} cap${capName ? ` (${capName})` : ''} (${seen}); not retried`, res.statusCode);
+async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: string, skimRecords?: string, secrets: string[] = []): Promise<Buffer> {
+  const capText = `the ${formatBytes(cap)} cap${capName ? ` (${capName})` : ''}`;
+  const tooLarge = (seen: string) => new ResponseTooLargeError(`the response body is larger than ${capText} (${seen}); not retried`, res.statusCode);
+  // Skimmed (not kept) past the cap: a 200 page of one record, up to MAX_SKIM_BYTES.
+  const skimUpTo = skimRecords !== undefined && res.statusCode === 200 ? Math.max(cap, MAX_SKIM_BYTES) : cap;
   const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) {
+  if (Number.isFinite(declared) && declared > skimUpTo) {
     res.body.destroy();
     throw tooLarge(`announced ${formatBytes(declared)}`);
   }
-  const chunks: Buffer[] = [];
+  let chunks: Buffer[] = [];
   let size = 0;
+  let skim: JsonSkimmer | null = null;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > cap) {
+    if (size > skimUpTo) {
       res.body.destroy();
-      throw tooLarge(`more than ${formatBytes(cap)} received`);
+      throw tooLarge(`more than ${formatBytes(skim ? skimUpTo : cap)} received`);
     }
-    chunks.push(chunk);
+    if (size > cap && !skim) {
+      skim = new JsonSkimmer(skimRecords!);
+      for (const c of chunks) skim.feed(c);
+      chunks = [];
+    }
+    if (skim) skim.feed(chunk);
+    else chunks.push(chunk);
+  }
+  if (skim) {
+    const skimmed = skim.result();
+    skimmed.head = scrub(skimmed.head, secrets);
+    throw new RecordTooLargeError(`a record larger than ${capText}: its page of one record is ${formatBytes(size)}`, res.statusCode, skimmed);
   }
   return Buffer.concat(chunks, size);
 }

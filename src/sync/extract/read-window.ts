@@ -11,6 +11,9 @@ import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
+import { RecordTooLargeError } from '../api/json-skim.js';
+import { PageLimit, quarantineOversized } from './page-limit.js';
+import { EndlessPagingError, NO_PROGRESS_PAGES } from './endless-paging.js';
 
 /** Where a window continues: the cursor or offset of its next page (both null: its first page). */
 export interface Position {
@@ -31,6 +34,8 @@ export interface ExtractedPage {
   restarted: boolean;
   /** A keyed read the API answered 400 or 404: no records; the key is quarantined with this error. */
   missing?: { error: string };
+  /** A single record over the body cap: not landed; quarantined with this reason and the head of its text. */
+  oversized?: { error: string; raw: unknown };
 }
 
 export interface ReadOptions {
@@ -64,15 +69,30 @@ export async function* readWindow(
   let pages = 0;
   const seen = new Set<string>();
   let previous: string | null = null;
+  const limit = new PageLimit(pipeline);
+  let empty = 0;
   for (;;) {
     let fetched: FetchedJson;
+    let oversized: ExtractedPage['oversized'];
     const check = bodyCheck(pipeline, opts);
     try {
-      fetched = await client.get(pipeline.endpoint, projectId, params(pipeline, window, at), { signal: opts.signal, onRequest: check.onRequest, check: check.check });
+      fetched = await client.get(pipeline.endpoint, projectId, params(pipeline, window, at, limit.now), {
+        signal: opts.signal, onRequest: check.onRequest, check: check.check, ...(limit.now === 1 && pipeline.recordsField ? { skimRecords: pipeline.recordsField } : {}),
+      });
     } catch (err) {
       const kept = check.kept(err);
+      const skimmed = err instanceof RecordTooLargeError && err.skimmed.envelope ? err : null;
       if (kept) fetched = kept;
-      else {
+      else if (err instanceof ResponseTooLargeError && limit.canHalve()) {
+        // A page over the body cap is read again with half the limit, down to one record.
+        limit.halve();
+        opts.logger.warn({ projectId, pipeline: pipeline.name, limit: limit.now, reason: err.message }, 'page over the body cap: reading it again with a smaller limit');
+        continue;
+      } else if (skimmed && limit.now === 1) {
+        // One record still over the cap: quarantined by its size and head; the stream moves past it.
+        ({ fetched, oversized } = quarantineOversized(skimmed, pipeline, check.sent()));
+        opts.logger.warn({ projectId, pipeline: pipeline.name, bytes: skimmed.skimmed.size }, 'a record over the body cap: quarantined by its head, the stream moves past it');
+      } else {
         if (!(err instanceof CursorRejectedError)) throw err;
         if (++restarts > MAX_RESTARTS) throw new FatalError(`${err.message}; the window was restarted ${MAX_RESTARTS} times`);
         opts.logger.warn({ projectId, pipeline: pipeline.name, reason: err.message }, 'stored cursor rejected: restarting the window from its start');
@@ -86,7 +106,10 @@ export async function* readWindow(
     const page = envelope(pipeline, fetched.json);
     const span = `${window.from.toISOString()} → ${window.to.toISOString()}`;
     refusePageFields(pipeline, fetched.json, span);
-    const next = following(pipeline, at, page, ++pages);
+    const full = limit.isFull();
+    if (full) pages++;
+    const next = following(pipeline, at, page, pages, limit.now ?? 0, oversized ? 1 : page.records.length);
+    limit.grow();
     if (next.cursor !== null) {
       if (seen.has(next.cursor) || next.cursor === at.cursor) {
         throw new FatalError(`the API returned the same cursor twice in window ${span} (a paging loop): the window was ended, no further requests`);
@@ -100,12 +123,16 @@ export async function* readWindow(
       throw new FatalError(`the API returned the same page twice in window ${span} (a paging loop): the window was ended, no further requests`);
     }
     previous = digest;
-    if (!next.complete && opts.maxPages !== undefined && pages >= opts.maxPages) {
-      // This page lands (its checkpoint: the next run continues after it); no further request now.
-      yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests, restarted };
-      throw new FatalError(`the API kept paging past ${opts.maxPages} pages in window ${span}, more than its plan justifies: the window was ended here, no further requests; the next run continues from its last page`);
+    empty = page.records.length === 0 && !oversized && !next.complete ? empty + 1 : 0;
+    const capped = full && !next.complete && opts.maxPages !== undefined && pages >= opts.maxPages;
+    if (capped || empty >= NO_PROGRESS_PAGES) {
+      // This page lands (its checkpoint: a later run continues after it); no further request now.
+      yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests + limit.spent(), restarted };
+      throw new EndlessPagingError(capped
+        ? `the API kept paging past ${opts.maxPages} pages in window ${span}, more than its plan justifies: the window was ended here, no further requests`
+        : `the API kept paging with ${empty} empty pages in a row in window ${span} (hasMore and a fresh cursor each time): the window was ended here, no further requests`);
     }
-    yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests, restarted };
+    yield { body: fetched.body, records: page.records, request: at, next, requests: fetched.requests + limit.spent(), restarted, ...(oversized ? { oversized } : {}) };
     restarted = false;
     if (next.complete) return;
     at = { cursor: next.cursor, offset: next.offset };
@@ -176,10 +203,10 @@ async function readKey(client: AnalyticsClient, p: PipelineDefinition, projectId
   }
 }
 
-function params(p: PipelineDefinition, w: Window, at: Position): Record<string, string> {
+function params(p: PipelineDefinition, w: Window, at: Position, limit?: number): Record<string, string> {
   // A sweep reads the endpoint without dates: the only read that returns records whose time is null.
   const q: Record<string, string> = w.purpose === 'sweep' ? {} : { dateFrom: w.from.toISOString(), dateTo: w.to.toISOString() };
-  if (p.paging.style !== 'single') q.limit = String(p.paging.limit);
+  if (p.paging.style !== 'single') q.limit = String(limit ?? p.paging.limit);
   if (p.paging.style === 'cursor' && at.cursor) q.cursor = at.cursor;
   if (p.paging.style === 'offset') q.offset = String(at.offset ?? 0);
   return q;
@@ -196,6 +223,8 @@ interface BodyCheck {
   check: (json: unknown, body: Buffer) => void;
   /** After the client gave up: the last answer, when it failed only the record contract (see below). */
   kept: (err: unknown) => FetchedJson | null;
+  /** Requests sent so far. */
+  sent: () => number;
 }
 
 /**
@@ -222,6 +251,7 @@ function bodyCheck(p: PipelineDefinition, opts: ReadOptions): BodyCheck {
       }
     },
     kept: (err) => (err instanceof RetriesExhaustedError && invalid ? { ...invalid, requests: sent } : null),
+    sent: () => sent,
   };
 }
 
@@ -256,7 +286,7 @@ function envelope(p: PipelineDefinition, json: unknown): Envelope {
   return { records, nextCursor, hasMore };
 }
 
-function following(p: PipelineDefinition, at: Position, page: Envelope, pages: number): ExtractedPage['next'] {
+function following(p: PipelineDefinition, at: Position, page: Envelope, pages: number, limit: number, count: number): ExtractedPage['next'] {
   switch (p.paging.style) {
     case 'cursor': {
       // hasMore without a cursor cannot be followed: the window ends there.
@@ -265,8 +295,8 @@ function following(p: PipelineDefinition, at: Position, page: Envelope, pages: n
       return { cursor: more && !capped ? page.nextCursor : null, offset: null, complete: !more || capped, ...(capped ? { truncated: true } : {}) };
     }
     case 'offset': {
-      const more = page.hasMore === true && page.records.length > 0;
-      return { cursor: null, offset: more ? (at.offset ?? 0) + p.paging.limit : null, complete: !more };
+      const more = page.hasMore === true && count > 0;
+      return { cursor: null, offset: more ? (at.offset ?? 0) + limit : null, complete: !more };
     }
     case 'single':
     case 'split':

@@ -94,8 +94,10 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
 function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, fields: readonly string[]): LandedFile {
   const started = performance.now();
   // A key the API does not know lands as one quarantined record, so it is skipped, not retried.
+  // A record over the body cap (page-limit.ts) lands as one quarantined record: its size and head.
   const v = page.missing
     ? { invalid: [{ i: 0, error: page.missing.error, raw: { key: t.window.key, error: page.missing.error } }], valid: [], x: [] }
+    : page.oversized ? { invalid: [{ i: 0, ...page.oversized }], valid: [], x: [] }
     : validateRecords(t.pipeline.record, fields, page.records);
   const validated = performance.now();
   if (deps.timing) deps.timing.validateMs += validated - started;
@@ -111,7 +113,7 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     run_id: t.runId,
     fetched_at: deps.now().toISOString(),
     requests: page.requests,
-    records: page.records.length + (page.missing ? 1 : 0),
+    records: page.records.length + (page.missing || page.oversized ? 1 : 0),
     quarantined: v.invalid.length,
     window: { id, from: t.window.from.toISOString(), to: t.window.to.toISOString(), purpose: t.window.purpose, ...(t.window.key !== undefined ? { key: t.window.key } : {}) },
     request: page.request,
@@ -121,8 +123,8 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     x: v.x,
     ...(v.valid ? { valid: v.valid } : {}),
     // Each record stored once: with invalid records, the body keeps only its page-level fields.
-    ...(v.invalid.length && !page.missing ? { stripped: true as const } : {}),
-  }, v.invalid.length && !page.missing ? strippedBody(t.pipeline, page.body) : page.body);
+    ...(v.invalid.length && !page.missing && !page.oversized ? { stripped: true as const } : {}),
+  }, v.invalid.length && !page.missing && !page.oversized ? strippedBody(t.pipeline, page.body) : page.body);
   if (deps.timing) deps.timing.landMs += performance.now() - validated;
   return file;
 }

@@ -10,6 +10,7 @@ import { DEFAULT_TIME_ZONE } from '../../core/time-zone.js';
 import type { LandingZone } from '../land/landing-zone.js';
 import { readCoverage, readLastSweep, readWindowLog } from '../load/coverage-store.js';
 import { readKeys } from '../load/read-keys.js';
+import { readParked } from '../load/parked-windows.js';
 import { readSyncState, type StreamState } from '../load/sync-state.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -41,6 +42,7 @@ export async function loadStreams(
       sweptAt: pipeline.time.undated ? await readLastSweep(conn, project.projectId, pipeline.name) : null,
       nextSeq: Math.max(state.mergedSeq, zone.lastSeq({ projectId: project.projectId, pipeline: pipeline.name })) + 1,
       keys: await readKeys(conn, pipeline, project.projectId),
+      parked: await readParked(conn, project.projectId, pipeline.name),
     });
   }
   return out;

@@ -18,6 +18,8 @@ import { NO_DEFERRALS, defer } from '../plan/deferral.js';
 import type { OrgPlan, PlanEntry } from '../plan/org-plan.js';
 import type { PlanStream } from '../plan/plan-stream.js';
 import { executeWindow } from './execute-window.js';
+import { EndlessPagingError } from '../extract/endless-paging.js';
+import { isParked, type Parked } from '../plan/park-backoff.js';
 import type { ProjectRunSummary } from './summary.js';
 
 /** A stream as the run reads it: what its plan needed, plus its client and checkpoint. */
@@ -27,6 +29,8 @@ export interface OrgStream extends PlanStream {
   state: StreamState;
   /** Next landing sequence number of the stream. */
   nextSeq: number;
+  /** Its window parked after the API paged without end (plan/park-backoff.ts), if any. */
+  parked?: Parked | null;
 }
 
 export interface OrgRunDeps {
@@ -56,6 +60,10 @@ export interface OrgRunDeps {
    * pages whose coverage counts only at its end.
    */
   windowPages?: number;
+  /** Parks a window the API paged without end (persisted); returns when it is retried. */
+  park?: (s: OrgStream, window: PlanEntry['window'], reason: string) => Promise<Parked>;
+  /** A parked stream read again without paging without end: no longer parked. */
+  unpark?: (s: OrgStream) => Promise<void>;
 }
 
 export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], plan: OrgPlan): Promise<ProjectRunSummary[]> {
@@ -77,6 +85,8 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   // nothing it does not know, so what its own estimates left unused goes to them if they fit. The
   // queue holds plain entries, each carrying the flags the plan gave it (cut, retried).
   let queue: PlanEntry[] = deps.available ? [...plan.selected, ...plan.deferred] : [...plan.selected];
+  queue = holdParked(deps, byKey, summaries, queue);
+  const parkedNow = new Set<string>();
   const learned = new Map<string, Learned | undefined>();
   // What this run deferred so far (the plan's rule, deferral.ts): it holds back what ranks after it.
   let deferrals = NO_DEFERRALS;
@@ -169,6 +179,12 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       } else if (err instanceof StoppedError) {
         halt = 'stopped';
         haltError = err;
+      } else if (err instanceof EndlessPagingError && deps.park) {
+        // Parked: the stream is not read again before its retry (a run or two later), not every run.
+        const p = await deps.park(s, e.window, err.message);
+        parkedNow.add(k);
+        fail(summary, new FatalError(`${err.message}; the window is parked: no read of ${e.projectId}/${e.pipeline} before ${p.retryAt.toISOString()} (retry ${p.attempts})`));
+        log.error({ err: summary.error }, 'window parked');
       } else {
         const scope = failureScope(err, answered.has(e.projectId));
         const named = scope === 'endpoint' ? endpointMissing(s, e.projectId) : err;
@@ -179,6 +195,10 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         log.error({ err: messageOf(named) }, scope === 'organization' ? 'organization stopped' : scope === 'project' ? 'project stopped' : 'stream failed');
       }
     }
+  }
+  // A parked stream read again (its retry was due) that did not page without end: unparked.
+  for (const [k, s] of byKey) {
+    if (s.parked && !parkedNow.has(k) && !isParked(s.parked, deps.clock.now()) && summaries.get(k)!.status === 'running' && !halt) await deps.unpark?.(s);
   }
   // What the queue did not reach stops with the organization (budget or stop request).
   const pending = new Set(queue.map((e) => key(e.projectId, e.pipeline)));
@@ -192,6 +212,26 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     } else summary.status = 'succeeded';
   }
   return [...summaries.values()];
+}
+
+/**
+ * The windows of streams whose parked window waits for its retry leave the queue: counted as
+ * deferred, said once per stream (status and `status --check` name the parked window).
+ */
+function holdParked(deps: OrgRunDeps, byKey: Map<string, OrgStream>, summaries: Map<string, ProjectRunSummary>, queue: PlanEntry[]): PlanEntry[] {
+  const now = deps.clock.now();
+  const said = new Set<string>();
+  return queue.filter((e) => {
+    const k = `${e.pipeline}\u0000${e.projectId}`;
+    const p = byKey.get(k)?.parked;
+    if (!isParked(p, now)) return true;
+    summaries.get(k)!.deferred++;
+    if (!said.has(k)) {
+      said.add(k);
+      deps.logger.warn({ projectId: e.projectId, pipeline: e.pipeline, retryAt: p!.retryAt.toISOString(), reason: p!.reason }, 'stream parked (the API paged without end): not read before its retry');
+    }
+    return false;
+  });
 }
 
 /**

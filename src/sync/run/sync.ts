@@ -35,6 +35,7 @@ import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
 import { updateGapTopics, type TopicUpdate } from '../../outputs/topics/update-topics.js';
 import { namingMemoryLimit } from '../load/out-of-memory.js';
+import { parkWindow, unparkWindow } from '../load/parked-windows.js';
 
 export interface SyncDeps {
   clock: Clock;
@@ -168,6 +169,9 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           });
         },
         onPage: (s) => deps.onPage?.(s, budget),
+        // Windows the API paged without end (issue 33): parked in the warehouse, retried with backoff.
+        park: (s, w, reason) => writer.run((c) => parkWindow(c, { projectId: s.projectId, pipeline: s.pipeline.name, from: w.from, to: w.to, purpose: w.purpose, reason, now: deps.clock.now() })),
+        unpark: (s) => writer.run((c) => unparkWindow(c, s.projectId, s.pipeline.name)),
       }, streams, plan);
     })));
     timing.fetchMs = performance.now() - fetchStarted;
@@ -196,17 +200,19 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     }
     let published: Published | null = null;
     let topics: TopicUpdate | null = null;
+    const limit = cfg.duckdb.memoryLimit;
     if (!deps.signal?.aborted) {
       // Gap topics (docs/topics.md) from what this run merged, in the snapshot readers get next.
       // Both under the writer's step pool (memory-pool.ts), at the whole limit if they need it (the
       // topic step per project: it reports a project's failure instead of throwing).
-      const limit = cfg.duckdb.memoryLimit;
       topics = await namingMemoryLimit('grouping gap topics', limit, () => writer.run((c) =>
         updateGapTopics({ clock: deps.clock, logger: deps.logger }, c, cfg.projects.map((p) => p.projectId), cfg.topics, { pool: stepPool })));
-      published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
-        withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
-      timing.publishMs = published.ms;
     }
+    // A stopped run (SIGTERM/SIGINT) publishes what it merged too, without the topic step: readers,
+    // the lake and the report see it (issue 33). A second signal exits at once (src/cli/main.ts).
+    published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
+      withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
+    timing.publishMs = published.ms;
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
     return { runs, exitCode: exitCodeOf(runs), plans, published, topics, timing };
   } finally {

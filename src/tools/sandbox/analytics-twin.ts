@@ -39,6 +39,11 @@ export class AnalyticsTwin {
   private readonly datasets = new Map<string, ProjectDataset>();
   private readonly sites = new Map<string, SiteActivity>();
 
+  /** The padded turn of each project under `hugeRecordBytes` (limit-faults.ts). */
+  readonly hugeTurns = new Map<string, string>();
+  /** Cursors of endless feedback chains issued so far (limit-faults.ts). */
+  endlessIssued = 0;
+
   /** `opts` is kept by reference (the static export handler shares it); configure() mutates it. */
   constructor(readonly opts: SandboxOptions) {
     checkTraffic(opts);

@@ -7,6 +7,7 @@ import { parseAssistantQuery } from './query-params.js';
 import { sendBody } from './reply.js';
 import type { RouteContext } from './route-context.js';
 import { sendJson } from './http-io.js';
+import { withHugeRecord } from './limit-faults.js';
 
 /** Serves one page; body-level faults (repeat, truncate, malformed) apply to a 200 (reply.ts). */
 export function serveAssistant({ twin, res, projectId, params, fault, now }: RouteContext): void {
@@ -25,5 +26,5 @@ export function serveAssistant({ twin, res, projectId, params, fault, now }: Rou
 
   const { conversations, nextCursor, hasMore } = twin.page(projectId, parsed.query, now);
   if (nextCursor !== null) twin.cursors.issue(projectId, nextCursor, now, conversations[conversations.length - 1]);
-  sendBody(res, { conversations, nextCursor, hasMore }, fault, { key: 'conversations', previous: issued?.lastRecord });
+  sendBody(res, { conversations: withHugeRecord(twin, projectId, conversations), nextCursor, hasMore }, fault, { key: 'conversations', previous: issued?.lastRecord });
 }

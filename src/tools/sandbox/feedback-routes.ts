@@ -4,6 +4,7 @@
 import type { IssuedCursor } from './cursors.js';
 import type { FeedbackPosition } from './feedback-store.js';
 import { sendJson } from './http-io.js';
+import { ENDLESS_PREFIX, endlessCursor } from './limit-faults.js';
 import { feedbackCursor, parseFeedbackCursor } from './opaque-cursors.js';
 import { ParamReader } from './query-params.js';
 import { sendBody } from './reply.js';
@@ -18,6 +19,9 @@ export function serveFeedback({ twin, res, projectId, params, fault, now }: Rout
   const cursorText = r.single('cursor');
   let after: FeedbackPosition | null = null;
   let issued: IssuedCursor | undefined;
+  if (twin.opts.endlessCursor && cursorText?.startsWith(ENDLESS_PREFIX) && r.ok) {
+    return sendBody(res, { feedback: [], nextCursor: endlessCursor(twin), hasMore: true }, fault, { key: 'feedback' });
+  }
   if (cursorText !== null) {
     after = parseFeedbackCursor(cursorText);
     if (after === null) r.problem('cursor must be a nextCursor returned by this endpoint');
@@ -28,9 +32,9 @@ export function serveFeedback({ twin, res, projectId, params, fault, now }: Rout
   if (!r.ok) return sendJson(res, 400, { error: INVALID_QUERY, details: r.details });
 
   const page = twin.site(projectId).feedback.page(now, range, filter, after, limit, twin.opts.malformedRate);
-  const nextCursor = page.hasMore && page.last ? feedbackCursor(page.last) : null;
+  const nextCursor = page.hasMore && page.last ? feedbackCursor(page.last) : twin.opts.endlessCursor ? endlessCursor(twin) : null;
   if (nextCursor !== null) twin.cursors.issue(projectId, nextCursor, now, page.records[page.records.length - 1]);
-  sendBody(res, { feedback: page.records, nextCursor, hasMore: page.hasMore }, fault, { key: 'feedback', previous: issued?.lastRecord });
+  sendBody(res, { feedback: page.records, nextCursor, hasMore: page.hasMore || nextCursor !== null }, fault, { key: 'feedback', previous: issued?.lastRecord });
 }
 
 /** GET …/feedback/by-page: limit 1–100 (default 10), source, status, dateFrom/dateTo. */

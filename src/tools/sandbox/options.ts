@@ -91,6 +91,10 @@ export interface SandboxOptions {
   latencyMs: number;
   /** Issued cursors older than this are rejected with 400 (null = never expire). */
   cursorTtlMs: number | null;
+  /** One assistant turn per project padded by this many bytes on every read (0 = off; limit-faults.ts). */
+  hugeRecordBytes?: number;
+  /** The feedback endpoint pages for ever: fresh cursors and empty pages after its last page (limit-faults.ts). */
+  endlessCursor?: boolean;
   staticExport: {
     /** Time from start to completed (queued for the first 10%). */
     jobDurationMs: number;

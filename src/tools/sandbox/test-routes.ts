@@ -12,7 +12,7 @@
 //   GET  /__sandbox/thread?projectId=X&threadId=T → the thread, or 404 (threadTruth)
 //   GET  /__sandbox/requests?key=K      → {requests: [{at, status, path}]}  (K is not logged)
 //   POST /__sandbox/expire-cursors      → {ok: true}
-//   POST /__sandbox/configure  {faultRate?, faults?, latencyMs?, rateLimit?, malformedRate?, cursorTtlMs?, live?}
+//   POST /__sandbox/configure  {faultRate?, faults?, latencyMs?, rateLimit?, malformedRate?, cursorTtlMs?, live?, hugeRecordBytes?, endlessCursor?}
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { aggregateTruth, AGGREGATE_ENDPOINTS, feedbackTruth, type AggregateEndpoint } from './aggregate-truth.js';
@@ -29,6 +29,8 @@ const configurePatchSchema = z.strictObject({
   malformedRate: z.number().min(0).max(1).optional(),
   cursorTtlMs: z.number().int().min(0).nullable().optional(),
   live: z.boolean().optional(),
+  hugeRecordBytes: z.number().int().min(0).optional(),
+  endlessCursor: z.boolean().optional(),
 });
 
 export async function handleTestRoute(twin: AnalyticsTwin, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
