@@ -24,10 +24,11 @@ import { inTransaction } from '../../sync/load/warehouse.js';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
 import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
-import { checkDeclaration, isDataKey, partitionId, unescapeHiveValue } from './lake-layout.js';
+import { checkDeclaration, partitionId, unescapeHiveValue } from './lake-layout.js';
 import { openLakeStorage } from './lake-location.js';
 import type { LakeStorage } from './lake-storage.js';
 import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type FileEntry, type Manifest } from './manifest.js';
+import { ownedDataKey, tablesByName, trustedManifest } from './owned-keys.js';
 import { writeFile } from './partition-writer.js';
 import { readFileSignatures, tableFormat } from './signatures.js';
 
@@ -95,7 +96,9 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   if (listing.tempRemoved) logger.info({ files: listing.tempRemoved }, 'removed temp files of an interrupted export');
   const sizes = new Map(listing.objects.map((o) => [o.key, o.bytes]));
 
-  const previous = await readManifest(storage, logger);
+  // A manifest naming anything but our own data files is not used, and nothing is deleted this run.
+  const owned = tablesByName(deps.tables);
+  const { previous, untrusted } = trustedManifest(await readManifest(storage, logger), owned, logger, storage.location);
   const full = Boolean(opts.full);
   const scope = opts.projects?.length ? new Set(opts.projects) : null;
   const summary = emptySummary(storage.location, full);
@@ -175,8 +178,8 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     const m = /\/project_id=([^/]*)\//.exec(k);
     return m !== null && !scope.has(unescapeHiveValue(m[1]!));
   };
-  const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
-    .filter((k) => !named.has(k) && !outOfScope(k));
+  const stale = untrusted ? [] : [...new Set([...superseded, ...listing.objects.map((o) => o.key)])]
+    .filter((k) => ownedDataKey(k, owned) && !named.has(k) && !outOfScope(k));
   const changed = written > 0 || stale.length > 0 || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();

@@ -13,6 +13,7 @@ import type { LakeStorage, StoredObject } from './lake-storage.js';
 import { acquireS3Lock, type S3LockHandle } from './s3-lock.js';
 import { s3Error } from './s3-client.js';
 import { makeStagingDir } from './staging-dir.js';
+import { plainKey } from './owned-keys.js';
 
 export interface S3Location {
   bucket: string;
@@ -116,6 +117,9 @@ export function s3Storage(client: S3Client, loc: S3Location, secrets: readonly s
     readText,
     writeText: (key, text) => writeText(key, text),
     delete: async (keys) => {
+      // Never a key that could name something outside the prefix on a server that resolves dot segments.
+      const bad = keys.find((k) => !plainKey(k));
+      if (bad !== undefined) throw new FatalError(`refusing to delete ${JSON.stringify(bad.slice(0, 120))}: not a key inside the lake ${location}`);
       const queue = [...keys];
       const worker = async () => {
         for (let key = queue.shift(); key !== undefined; key = queue.shift()) await deleteKey(key);
