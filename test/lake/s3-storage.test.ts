@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FatalError } from '../../src/core/errors.js';
+import { INSTANCE } from '../../src/core/owner-lock.js';
 import { openLakeStorage } from '../../src/outputs/lake/lake-location.js';
 import { s3Client } from '../../src/outputs/lake/s3-client.js';
 import { s3Storage } from '../../src/outputs/lake/s3-storage.js';
@@ -96,6 +97,24 @@ describe('S3 lake storage', () => {
       expect((await s3.list('locked/')).has(lockKey)).toBe(true);
     } finally {
       await storage.close();
+    }
+  });
+
+  it('a lock this process left behind (its release failed, e.g. under schedule) is taken over by its next export; one it holds is not', async () => {
+    const storage = await openLakeStorage(`s3://${s3.bucket}/leftover`, s3.env);
+    const other = await openLakeStorage(`s3://${s3.bucket}/leftover`, s3.env);
+    const now = new Date();
+    try {
+      const release = await storage.lock(now);
+      await expect(other.lock(now)).rejects.toThrow(/being written by another export/);
+      await release();
+      // What a failed release leaves: this process's lock, of an export that is over.
+      const leftover = { pid: process.pid, host: hostname(), instance: `${INSTANCE}-${now.getTime() - 1000}`, startedAt: now.toISOString() };
+      await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'leftover/_docs_etl/lock', Body: JSON.stringify(leftover) }));
+      await (await other.lock(now))();
+    } finally {
+      await storage.close();
+      await other.close();
     }
   });
 

@@ -45,6 +45,7 @@ part-<id>.parquet and _docs_etl/manifest.json, written last, lists the current f
 Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL; for s3:// the standard AWS variables
 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_PROFILE,
 AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL: path-style then; DOCS_ETL_S3_PATH_STYLE=true|false overrides).
+Deadlines: DOCS_ETL_S3_TIMEOUT (each S3 call, default 5m), DOCS_ETL_LAKE_DEADLINE (the whole export, default 2h).
 Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed, 2 bad usage.`)
     .action(async (flags: ExportFlags) => {
       parseLakeLocation(flags.out);

@@ -63,7 +63,10 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
           notes.push(...r.runs.map(formatRunNote));
           // The lake follows the warehouse after every tick that got data in (budget stops included).
           if (cfg.lake && r.exitCode !== 1 && !signal.aborted) {
-            const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal }, { ...cfg, lake: cfg.lake });
+            const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal }, { ...cfg, lake: cfg.lake }).catch((err: unknown) => {
+              notes.push(messageOf(err)); // the run's line says why its lake export failed (the next tick runs as usual)
+              throw err;
+            });
             notes.push(formatExportSummary(summary));
           }
           // So does the report, replaced atomically: readers of the old file never see half a page.

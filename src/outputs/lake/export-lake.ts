@@ -18,16 +18,18 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../../core/clock.js';
-import { StoppedError } from '../../core/errors.js';
+import { messageOf, StoppedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { inTransaction } from '../../sync/load/warehouse.js';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
 import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
-import { checkDeclaration, isDataKey, partitionId, unescapeHiveValue } from './lake-layout.js';
+import { checkDeclaration, partitionId, unescapeHiveValue } from './lake-layout.js';
+import { deadlineError, lakeDeadlines } from './lake-deadlines.js';
 import { openLakeStorage } from './lake-location.js';
 import type { LakeStorage } from './lake-storage.js';
 import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type FileEntry, type Manifest } from './manifest.js';
+import { ownedDataKey, tablesByName, trustedManifest } from './owned-keys.js';
 import { writeFile } from './partition-writer.js';
 import { readFileSignatures, tableFormat } from './signatures.js';
 
@@ -68,24 +70,37 @@ const CHECKPOINT_EVERY = 64;
 
 export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise<ExportSummary> {
   for (const t of deps.tables) checkDeclaration(t);
-  const storage = await openLakeStorage(opts.outDir, deps.env ?? process.env, '--out', deps.stagingDir);
+  const env = deps.env ?? process.env;
+  // The whole export's deadline (lake-deadlines.ts): S3 calls in flight are aborted with it.
+  const { exportMs } = lakeDeadlines(env);
+  const deadline = { signal: AbortSignal.timeout(exportMs), error: () => deadlineError(opts.outDir, exportMs) };
+  const storage = await openLakeStorage(opts.outDir, env, '--out', deps.stagingDir, deadline);
   try {
     const started = deps.clock.now();
     const release = await storage.lock(started);
+    let failed = false;
     try {
-      const summary = await inTransaction(deps.conn, () => runExport(deps, storage, opts));
+      const summary = await inTransaction(deps.conn, () => runExport(deps, storage, opts, deadline));
       summary.durationMs = deps.clock.now().getTime() - started.getTime();
       deps.logger.info({ summary }, 'lake export finished');
       return summary;
+    } catch (err) {
+      failed = true;
+      throw err;
     } finally {
-      await release();
+      // The error reported is the one that stopped the export: a release that fails after it (the
+      // same revoked credentials, say) is logged, never put in its place.
+      await release().catch((err: unknown) => {
+        if (!failed) throw err;
+        deps.logger.warn({ location: storage.location, err: messageOf(err) }, 'lake lock not released after the failed export');
+      });
     }
   } finally {
     await storage.close();
   }
 }
 
-async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions): Promise<ExportSummary> {
+async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions, deadline: { signal: AbortSignal; error: () => Error }): Promise<ExportSummary> {
   const { conn, logger, clock } = deps;
   const token = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
   let seq = 0;
@@ -95,7 +110,9 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   if (listing.tempRemoved) logger.info({ files: listing.tempRemoved }, 'removed temp files of an interrupted export');
   const sizes = new Map(listing.objects.map((o) => [o.key, o.bytes]));
 
-  const previous = await readManifest(storage, logger);
+  // A manifest naming anything but our own data files is not used, and nothing is deleted this run.
+  const owned = tablesByName(deps.tables);
+  const { previous, untrusted } = trustedManifest(await readManifest(storage, logger), owned, logger, storage.location);
   const full = Boolean(opts.full);
   const scope = opts.projects?.length ? new Set(opts.projects) : null;
   const summary = emptySummary(storage.location, full);
@@ -138,6 +155,10 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
 
   for (const { t, format, plan } of plans) {
     for (const w of plan.write) {
+      if (deadline.signal.aborted) {
+        await checkpoint().catch(() => {}); // on S3 the deadline aborts this too: the next export redoes these files
+        throw deadline.error();
+      }
       if (deps.signal?.aborted) {
         await checkpoint();
         throw new StoppedError(`lake export stopped after ${written} of ${toWrite} file(s); the next export continues`);
@@ -175,8 +196,8 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     const m = /\/project_id=([^/]*)\//.exec(k);
     return m !== null && !scope.has(unescapeHiveValue(m[1]!));
   };
-  const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
-    .filter((k) => !named.has(k) && !outOfScope(k));
+  const stale = untrusted ? [] : [...new Set([...superseded, ...listing.objects.map((o) => o.key)])]
+    .filter((k) => ownedDataKey(k, owned) && !named.has(k) && !outOfScope(k));
   const changed = written > 0 || stale.length > 0 || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();

@@ -2,6 +2,7 @@
 // (object storage) or a local directory. Any other URL scheme is refused: `gs://x` must not become
 // a local folder named `gs:`.
 import { UsageError } from '../../core/errors.js';
+import { lakeDeadlines } from './lake-deadlines.js';
 import type { LakeStorage } from './lake-storage.js';
 import { localStorage } from './local-storage.js';
 import type { S3Location } from './s3-storage.js';
@@ -29,10 +30,16 @@ export function parseLakeLocation(text: string, what = '--out'): LakeLocation {
   return { kind: 's3', bucket, prefix: parts.length ? `${parts.join('/')}/` : '' };
 }
 
-/** The storage of a lake location. The AWS SDK is loaded only for an s3:// lake (it is large). */
-export async function openLakeStorage(text: string, env: NodeJS.ProcessEnv, what = '--out', stagingRoot?: string): Promise<LakeStorage> {
+/**
+ * The storage of a lake location. The AWS SDK is loaded only for an s3:// lake (it is large).
+ * `deadline`: the export's (lake-deadlines.ts); it aborts the S3 calls in flight with `deadlineError`.
+ */
+export async function openLakeStorage(
+  text: string, env: NodeJS.ProcessEnv, what = '--out', stagingRoot?: string, deadline?: { signal: AbortSignal; error: () => Error },
+): Promise<LakeStorage> {
   const loc = parseLakeLocation(text, what);
   if (loc.kind === 'local') return localStorage(loc.dir);
   const [{ s3Client, s3Secrets }, { s3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
-  return s3Storage(s3Client(env), loc, s3Secrets(env), stagingRoot);
+  const limits = { callMs: lakeDeadlines(env).callMs, signal: deadline?.signal, deadlineError: deadline?.error };
+  return s3Storage(s3Client(env), loc, s3Secrets(env), stagingRoot, limits);
 }

@@ -2,12 +2,13 @@
 // flushed, and renamed over it (atomic on POSIX), so each partition keeps one stable name
 // `part-0.parquet`. One export at a time through the lock file (lake-lock.ts).
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { FatalError, messageOf } from '../../core/errors.js';
 import { commitFile, isErrno, writeFileAtomicSync } from '../../core/atomic-file.js';
 import { acquireLakeLock } from './lake-lock.js';
 import { META_DIR, TEMP_FILE_RE, tempName } from './lake-layout.js';
 import type { LakeStorage, StoredObject } from './lake-storage.js';
+import { plainKey } from './owned-keys.js';
 
 export function localStorage(dir: string): LakeStorage {
   const root = resolve(dir);
@@ -75,9 +76,17 @@ export function localStorage(dir: string): LakeStorage {
   };
 }
 
-/** Deletes a lake file, then its partition directories while they are empty (never the table directory). */
+/**
+ * Deletes a lake file, then its partition directories while they are empty (never the table
+ * directory). A key that is not plain or resolves outside the lake root is refused: whatever the
+ * caller checked, this store never deletes outside its own directory.
+ */
 function removeFile(root: string, key: string): boolean {
   const parts = key.split('/');
+  const target = resolve(root, ...parts);
+  if (!plainKey(key) || !target.startsWith(`${root}${sep}`)) {
+    throw new FatalError(`refusing to delete ${JSON.stringify(key.slice(0, 120))}: not a file inside the lake ${root}`);
+  }
   let existed = true;
   try {
     rmSync(join(root, ...parts));

@@ -4,10 +4,12 @@
 // R2, GCS interoperability). With an endpoint, addressing is path-style (bucket in the path);
 // DOCS_ETL_S3_PATH_STYLE=true|false overrides. Checksums only when an operation requires them
 // (some S3-compatible servers store the aws-chunked framing of a streamed body otherwise).
-// Retries are the SDK's standard mode, bounded to MAX_ATTEMPTS per request.
+// Retries are the SDK's standard mode, bounded to MAX_ATTEMPTS per request; every timeout fails the
+// attempt (lake-deadlines.ts: DOCS_ETL_S3_TIMEOUT), never only logs a warning.
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { FatalError, messageOf, UsageError } from '../../core/errors.js';
 import { scrub, secretsOf } from '../../core/secrets.js';
+import { lakeDeadlines, s3HandlerOptions } from './lake-deadlines.js';
 
 const MAX_ATTEMPTS = 4;
 
@@ -27,7 +29,7 @@ export function s3Client(env: NodeJS.ProcessEnv): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: MAX_ATTEMPTS,
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 300_000 },
+    requestHandler: s3HandlerOptions(lakeDeadlines(env).callMs),
     ...(endpoint ? { endpoint } : {}),
     ...(region ? { region } : {}),
   };

@@ -38,6 +38,13 @@ interface LockIo {
   deleteKey(key: string): Promise<void>;
 }
 
+/**
+ * The instances of the locks this process holds now. A lock of this process that is not among
+ * them was left by an earlier export of this same process whose release failed (`schedule`, after
+ * a 403 or a deadline): it is taken over, not waited for until it is 3 hours old.
+ */
+const heldHere = new Set<string>();
+
 export async function acquireS3Lock(io: LockIo, now: Date): Promise<S3LockHandle> {
   const current = parse(await io.readText(LOCK_KEY));
   if (current && !isStale(current, now)) throw busy(io.location, current);
@@ -45,8 +52,10 @@ export async function acquireS3Lock(io: LockIo, now: Date): Promise<S3LockHandle
   await io.writeText(LOCK_KEY, JSON.stringify(me));
   const after = parse(await io.readText(LOCK_KEY));
   if (after?.instance !== me.instance) throw busy(io.location, after);
+  heldHere.add(me.instance);
   return {
     release: async () => {
+      heldHere.delete(me.instance);
       if (parse(await io.readText(LOCK_KEY))?.instance === me.instance) await io.deleteKey(LOCK_KEY);
     },
     confirm: async (at) => {
@@ -71,8 +80,9 @@ function parse(text: string | null): Owner | null {
   }
 }
 
-/** Stale: not renewed for STALE_AFTER_MS (on any host), or its process is gone (the shared rule, core/owner-lock). */
+/** Stale: not renewed for STALE_AFTER_MS (on any host), its process is gone (the shared rule, core/owner-lock), or it is this process's leftover. */
 function isStale(o: Owner, now: Date): boolean {
+  if (o.instance.startsWith(`${INSTANCE}-`) && !heldHere.has(o.instance)) return true;
   const seenAt = Math.max(Date.parse(o.startedAt), o.renewedAt ? Date.parse(o.renewedAt) : -Infinity);
   return !ownerAlive(o, { now, seenAt, staleAfterMs: STALE_AFTER_MS });
 }
