@@ -3,7 +3,7 @@
 // syncs run in the state folder's parent; every reader is a separate process started in another
 // directory: `docs-etl query`, a plain DuckDB ATTACH by absolute path, a BI tool holding the
 // catalog read-write. Real sandbox over HTTP, real DuckDB files.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,6 +47,16 @@ async function sync(over: Partial<SyncConfig> = {}, logger: Logger = silentLogge
   } finally {
     process.chdir(cwd);
   }
+}
+
+/** The CLI as a child process started in `cwd`: exit code and output. */
+function cliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
 }
 
 /** One row per table or view: its row count and a digest of its rows (in one order). */
@@ -135,6 +145,28 @@ describe('the portable form: a copy of the state folder at another path', () => 
       }
     } finally {
       renameSync(abs('state-away'), abs('state'));
+    }
+  }, 120_000);
+});
+
+describe('doctor', () => {
+  it('opens the snapshot from another directory and says what a BI host must mount; a catalog copied elsewhere is named', async () => {
+    const env = cliEnv({ LOG_LEVEL: 'warn' });
+    const line = (out: string) => out.split('\n').find((l) => l.includes('read-snapshot')) ?? out;
+    const here = await cliIn(elsewhere, ['doctor', '--warehouse', abs(WAREHOUSE)], env);
+    expect(line(here.stdout)).toContain(`✓ read-snapshot ${abs('state/read/warehouse.duckdb')}: opens from another directory`);
+    expect(line(here.stdout)).toContain(`a BI host must mount ${abs('state/read')} `);
+    // A copy of the catalog at another path still names the writer's files: a warning while they
+    // are there, a failure once they are not (the documented rule: use the copy surface for that).
+    const copied = join(tmp.dir, 'copied-read');
+    cpSync(abs('state/read'), copied, { recursive: true });
+    const copyEnv = { ...env, DOCS_ETL_READ_PATH: join(copied, 'warehouse.duckdb') };
+    expect(line((await cliIn(elsewhere, ['doctor', '--warehouse', abs(WAREHOUSE)], copyEnv)).stdout)).toMatch(/^! read-snapshot .* name files outside /);
+    renameSync(abs('state/read'), abs('read-away'));
+    try {
+      expect(line((await cliIn(elsewhere, ['doctor', '--warehouse', abs(WAREHOUSE)], copyEnv)).stdout)).toMatch(/^✗ read-snapshot .*No files found.*use readSurface copy/);
+    } finally {
+      renameSync(abs('read-away'), abs('state/read'));
     }
   }, 120_000);
 });
