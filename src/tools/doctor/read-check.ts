@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { messageOf } from '../../core/errors.js';
 import { readSurfaceDir } from '../../sync/publish/surface-files.js';
-import { fail, ok, skip, warn, type CheckResult } from './check.js';
+import { fail, ok, warn, type CheckResult } from './check.js';
 
 const OPEN_TIMEOUT_MS = 60_000;
 
@@ -40,7 +40,7 @@ interface Probe {
 
 export async function checkReadSnapshot(readPath: string): Promise<CheckResult> {
   const path = resolve(readPath);
-  if (!existsSync(path)) return skip('read-snapshot', `none yet at ${path}: the first sync publishes it`, { subject: path });
+  if (!existsSync(path)) return ok('read-snapshot', `none yet at ${path}: the first sync publishes it`, { subject: path });
   const parts = readSurfaceDir(path);
   let p: Probe;
   try {
