@@ -1,7 +1,8 @@
 # docs-etl container: `docker build -t docs-etl .` (docs/container.md).
 # Two stages: the build stage compiles TypeScript with the dev dependencies; the runtime stage has
 # only the production dependencies, the compiled dist/, the launcher and the SQL files.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 22 LTS (Node 20 left support in April 2026; the AWS SDK requires 22 from January 2027).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

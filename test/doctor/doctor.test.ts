@@ -59,7 +59,7 @@ describe('docs-etl doctor', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').filter((l) => l && !l.startsWith('doctor:'));
     expect(lines.map((l) => /^\S+ [\w-]+/.exec(l)![0])).toEqual(
-      ['✓ config', '✓ key', '✓ api', '✓ static-export', '✓ budget', '✓ warehouse', expect.stringMatching(/^[✓!] disk$/), '✓ versions', '✓ node']);
+      ['✓ config', '✓ key', '✓ api', '✓ static-export', '✓ budget', '✓ warehouse', '✓ read-snapshot', expect.stringMatching(/^[✓!] disk$/), '✓ versions', '✓ node']);
     expect(line(lines, 'node')).toBe('✓ node: runs with the launcher\'s memory settings (MALLOC_ARENA_MAX=2 --optimize-for-size --max-semi-space-size=1)');
     expect(line(lines, 'api demo')).toMatch(/project found, key accepted/);
     expect(line(lines, 'budget')).toMatch(/1 of 100 requests used in the last 1h/);

@@ -13,8 +13,9 @@ export interface Holder {
   close(): Promise<void>;
 }
 
-export async function holdDuckDb(path: string, mode: 'ro' | 'rw' = 'ro'): Promise<Holder> {
-  const child: ChildProcess = spawn(process.execPath, [SCRIPT, path, mode], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** `cwd`: the holder's working directory (a reader started elsewhere than the writer). */
+export async function holdDuckDb(path: string, mode: 'ro' | 'rw' = 'ro', cwd?: string): Promise<Holder> {
+  const child: ChildProcess = spawn(process.execPath, [SCRIPT, path, mode], { stdio: ['pipe', 'pipe', 'pipe'], cwd });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));

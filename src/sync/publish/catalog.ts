@@ -82,23 +82,27 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
   }
 }
 
-/** The manifest of the catalog at `path` (null: none there, not a catalog, e.g. an old full copy, or unreadable). */
-export async function readCatalogManifest(conn: DuckDBConnection, path: string): Promise<string | null> {
+/**
+ * What the catalog at `path` says about itself: its manifest text (null: it opened and holds none,
+ * e.g. a full copy of the warehouse), or the error that kept it from opening (a reader holding it
+ * read-write, an I/O error). The caller tells "absent" and "not a DuckDB file" apart before calling.
+ */
+export async function readCatalogManifest(conn: DuckDBConnection, path: string): Promise<{ manifest: string | null } | { error: string }> {
   try {
     await conn.run(`ATTACH ${literal(path)} AS ${PREVIOUS} (READ_ONLY)`);
-  } catch {
-    return null;
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
   }
   try {
     const found = await conn.runAndReadAll(
       'SELECT count(*) FROM duckdb_tables() WHERE database_name = $db AND schema_name = $s AND table_name = $t',
       { db: PREVIOUS, s: MANIFEST_SCHEMA, t: MANIFEST_TABLE },
     );
-    if (Number(found.getRows()[0]![0]) === 0) return null;
+    if (Number(found.getRows()[0]![0]) === 0) return { manifest: null };
     const rows = (await conn.runAndReadAll(`SELECT manifest FROM ${PREVIOUS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE}`)).getRows();
-    return rows.length ? String(rows[0]![0]) : null;
-  } catch {
-    return null;
+    return { manifest: rows.length ? String(rows[0]![0]) : null };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
   } finally {
     await conn.run(`DETACH ${PREVIOUS}`).catch(() => {});
   }

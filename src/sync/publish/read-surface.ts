@@ -14,16 +14,17 @@
 // of an interrupted publish and are deleted.
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile } from '../../core/atomic-file.js';
 import { partitionId, type PartitionEntry } from './segment-signatures.js';
-import { readCatalogManifest, readTableColumns, writeCatalog } from './catalog.js';
-import { publishSnapshot, type Published } from './snapshot.js';
+import { readTableColumns, writeCatalog } from './catalog.js';
+import { readPreviousCatalog } from './previous-catalog.js';
+import { publishSnapshot, sweepStaleTemps, type Published } from './snapshot.js';
 import {
   fileSize, listSurfaceFiles, newToken, readSurfaceDir, removeSurfaceFile, segmentFile, surfacePath, writeSegmentFile,
 } from './surface-files.js';
-import { emptyManifest, filesOf, parseManifest, type SurfaceManifest } from './surface-manifest.js';
+import { emptyManifest, filesOf, type SurfaceManifest } from './surface-manifest.js';
 import { planSegments, segmentSignatures } from './surface-plan.js';
 import { readDaySignatures } from './surface-days.js';
 import { surfacePartitionedTables } from './surface-tables.js';
@@ -60,9 +61,14 @@ export async function publishRead(conn: DuckDBConnection, warehouse: string, s: 
 
 export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings, now: Date, full = false): Promise<Published> {
   const started = performance.now();
-  const partsDir = readSurfaceDir(s.readPath);
+  // Absolute before anything is written: the views name their files by this path, and a relative
+  // one would resolve from each reader's working directory (issue 34).
+  const readPath = resolve(s.readPath);
+  const partsDir = readSurfaceDir(readPath);
   mkdirSync(partsDir, { recursive: true });
-  const stored = parseManifest(await readCatalogManifest(conn, s.readPath));
+  sweepStaleTemps(readPath);
+  const prior = await readPreviousCatalog(conn, readPath);
+  const stored = prior.kind === 'read' ? prior.manifest : null;
   const previous = stored ?? emptyManifest();
   const tables = surfacePartitionedTables();
   const columns = await readTableColumns(conn);
@@ -108,6 +114,11 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   bytes += native.bytes;
   written += native.written;
 
+  // A previous catalog we could not read may name any file of the folder: all are retired now.
+  if (prior.kind === 'unknown') {
+    const named = new Set([...next.flatMap(entryFiles), ...native.entries.flatMap((e) => (e.file === null ? [] : [e.file]))]);
+    retiring.push(...listSurfaceFiles(partsDir).filter((rel) => !named.has(rel)));
+  }
   // Retired files: kept while a reader may hold a catalog naming them, then deleted.
   const retired = [...previous.retired, ...retiring.map((file) => ({ file, retiredAt: now.toISOString() }))];
   const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
@@ -121,16 +132,16 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   })]));
   for (const e of native.entries) parquet.set(e.table, e.file === null ? [] : [surfacePath(partsDir, e.file)]);
 
-  const tmp = join(dirname(s.readPath), `.${basename(s.readPath)}.${token}.tmp`);
+  const tmp = join(dirname(readPath), `.${basename(readPath)}.${token}.tmp`);
   try {
     await writeCatalog(conn, { path: tmp, columns, parquet, manifest: JSON.stringify(manifest) });
-    commitFile(tmp, s.readPath);
+    commitFile(tmp, readPath);
   } catch (err) {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
     throw err;
   }
-  bytes += statSync(s.readPath).size;
+  bytes += statSync(readPath).size;
 
   // Only now that the new catalog is in place: delete expired files and leftovers no catalog names.
   const named = new Set([...filesOf(manifest).current, ...filesOf(manifest).retired]);
@@ -143,6 +154,7 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   return {
     path: s.readPath, bytes, ms: performance.now() - started,
     files: { written, deleted, current: filesOf(manifest).current.length, retired: manifest.retired.length },
+    warnings: prior.kind === 'unknown' ? [prior.warning] : [],
   };
 }
 

@@ -17,6 +17,8 @@ export interface Published {
   ms: number;
   /** Catalog publishes (src/sync/publish/read-surface.ts): Parquet files written, deleted, named now, retired. */
   files?: { written: number; deleted: number; current: number; retired: number };
+  /** Lines for the log: e.g. a previous catalog held read-write by a reader (src/sync/publish/previous-catalog.ts). */
+  warnings?: string[];
 }
 
 /** Where readers find the snapshot of a warehouse: state/warehouse.duckdb → state/read/warehouse.duckdb. */
@@ -33,7 +35,7 @@ export async function publishSnapshot(conn: DuckDBConnection, warehouse: string,
   const started = performance.now();
   await conn.run('CHECKPOINT');
   mkdirSync(dirname(target), { recursive: true });
-  sweepStaleCopies(target);
+  sweepStaleTemps(target);
   const tmp = tempPathFor(target);
   try {
     await copyFile(warehouse, tmp, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
@@ -46,13 +48,20 @@ export async function publishSnapshot(conn: DuckDBConnection, warehouse: string,
 }
 
 /**
- * Temporary copies of the snapshot left by a publish that was killed (full-size files that
- * nothing would ever remove). Only the writer publishes, one publish at a time (the writer
- * lock, the writer's queue), so any copy present when a publish starts is stale.
+ * Temporaries of the read path left by a publish that was killed: `.NAME.<12 hex>.tmp` (a copy of
+ * the warehouse, atomic-file.ts's name) and `.NAME.<10 hex>.tmp` (a catalog, read-surface.ts's
+ * token), each with DuckDB's `.wal` beside it. Both surfaces sweep both (a surface may have been
+ * switched). Only the writer publishes, one publish at a time (the writer lock, the writer's
+ * queue), so any such file present when a publish starts is stale; nothing else is touched.
  */
-function sweepStaleCopies(target: string): void {
+export function sweepStaleTemps(target: string): number {
   const prefix = `.${basename(target)}.`;
+  let swept = 0;
   for (const name of readdirSync(dirname(target))) {
-    if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) rmSync(join(dirname(target), name), { force: true });
+    if (name.startsWith(prefix) && /^(?:[0-9a-f]{10}|[0-9a-f]{12})\.tmp(?:\.wal)?$/.test(name.slice(prefix.length))) {
+      rmSync(join(dirname(target), name), { force: true });
+      swept++;
+    }
   }
+  return swept;
 }

@@ -112,7 +112,10 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           lastPublish = nowMs;
           const at = wh.path;
           void writer.run((c) => withMemoryLimit(c, stepPool, () => publishRead(c, at, cfg, deps.clock.now()))).then(
-            (p) => deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)'),
+            (p) => {
+              for (const w of p.warnings ?? []) deps.logger.warn(w);
+              deps.logger.info({ path: p.path, ms: Math.round(p.ms) }, 'read snapshot published (run in progress)');
+            },
             (err: unknown) => deps.logger.warn({ err: messageOf(err) }, 'publishing the read snapshot failed; the next publish retries'),
           );
         }
@@ -213,6 +216,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     published = await namingMemoryLimit('publishing the read snapshot', limit, () => writer.run((c) =>
       withMemoryLimit(c, stepPool, () => publishRead(c, wh!.path, cfg, deps.clock.now()))));
     timing.publishMs = published.ms;
+    for (const w of published.warnings ?? []) deps.logger.warn(w);
     if (cfg.keepRawMs !== null) zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
     return { runs, exitCode: exitCodeOf(runs), plans, published, topics, timing };
   } finally {

@@ -14,6 +14,8 @@ import { resolveSyncConfig, type ProjectConfig, type SyncConfig, type SyncFlags 
 import { probeProject, probeStaticExport } from './api-probes.js';
 import { fail, ok, skip, type CheckResult } from './check.js';
 import { checkBudget, checkDisk, checkKeyFormat, checkNodeMemory, checkVersions, checkWarehouse } from './local-checks.js';
+import { checkReadSnapshot } from './read-check.js';
+import { readPathFor } from '../../sync/publish/snapshot.js';
 
 export interface DoctorDeps {
   env: NodeJS.ProcessEnv;
@@ -45,6 +47,7 @@ export async function runDoctor(deps: DoctorDeps, opts: DoctorOptions): Promise<
     checks.push(...(await checkOrganizations(deps, opts, config)));
   }
   checks.push(await checkWarehouse(warehouse));
+  checks.push(await checkReadSnapshot(config?.readPath ?? readPathFor(warehouse, deps.env)));
   checks.push(checkDisk(warehouse));
   checks.push(await checkVersions(deps.version, deps.minNode));
   checks.push(checkNodeMemory());
