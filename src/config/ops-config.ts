@@ -59,3 +59,8 @@ function quarantineAlertOf(v: number | string | undefined): OpsSettings['quarant
   if (typeof v === 'number') return { count: v, share: null };
   return { count: null, share: Number(v.slice(0, -1)) / 100 };
 }
+
+/** Only the freshness SLAs of a config file (`status --check --config`: no alert URL needed). */
+export function freshnessFromConfig(path: string | undefined): FreshnessSla {
+  return parseFreshness(path ? (loadConfigFile(path).freshness ?? {}) : {});
+}
