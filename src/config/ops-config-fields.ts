@@ -30,6 +30,8 @@ export const OPS_CONFIG_FIELDS = {
     format: z.enum(['slack', 'json']),
     on: z.array(z.enum(ALERT_EVENTS)).min(1).optional(),
   })).optional(),
+  /** Total time alert delivery may take per run (default 10s). */
+  alertDeadline: durationText.optional(),
   /** A count ("more than N records") or a share ("1%") of a run's records. */
   quarantineAlert: z.union([z.number().int().min(1), z.string().regex(/^\d+(\.\d+)?%$/, 'expected a count or a percentage such as "1%"')]).optional(),
 };

@@ -2,7 +2,9 @@
 // metricsListen), the textfile (--metrics-file, DOCS_ETL_METRICS_FILE, config metricsFile), freshness
 // SLAs (config freshness) and alerts (config alerts, quarantineAlert). A webhook URL is a secret: the
 // config names the environment variable that holds it; no message ever quotes the URL.
+import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { ALERT_DEADLINE_MS } from '../outputs/alerts/deliver.js';
 import { parseFreshness, type FreshnessSla } from '../outputs/status/freshness.js';
 import { ALERT_EVENTS, type AlertEvent } from '../outputs/alerts/alert-events.js';
 import { parseListen, type ListenAddress } from '../outputs/metrics/listen-address.js';
@@ -23,6 +25,8 @@ export interface OpsSettings {
   alerts: AlertSink[];
   /** A run alerts when it quarantines more than `count` records, or more than `share` of its records. */
   quarantineAlert: { count: number | null; share: number | null };
+  /** Total time alert delivery may take per run. */
+  alertDeadlineMs: number;
 }
 
 export interface OpsFlags { metricsListen?: string; metricsFile?: string; config?: string }
@@ -37,6 +41,7 @@ export function resolveOpsSettings(flags: OpsFlags, env: NodeJS.ProcessEnv, load
     freshness: parseFreshness(file?.freshness ?? {}),
     alerts: (file?.alerts ?? []).map((a, i) => sinkOf(a, i, env)),
     quarantineAlert: quarantineAlertOf(file?.quarantineAlert),
+    alertDeadlineMs: file?.alertDeadline ? parseDuration(file.alertDeadline, 'alertDeadline') : ALERT_DEADLINE_MS,
   };
 }
 

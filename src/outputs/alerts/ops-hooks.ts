@@ -28,7 +28,7 @@ export interface OpsHooks {
   check: CheckOptions;
 }
 
-export function createOpsHooks(d: { clock: Clock; logger: Logger; alertDeadlineMs?: number }, cfg: SyncConfig, ops: OpsSettings): OpsHooks {
+export function createOpsHooks(d: { clock: Clock; logger: Logger }, cfg: SyncConfig, ops: OpsSettings): OpsHooks {
   const counter = createRequestCounter();
   const check: CheckOptions = { maxAgeMs: DEFAULT_MAX_AGE_MS, rereads: cfg.plan.rereads, freshness: ops.freshness };
   let pending: JsonAlert[] = [];
@@ -51,7 +51,7 @@ export function createOpsHooks(d: { clock: Clock; logger: Logger; alertDeadlineM
     async afterRun() {
       const alerts = pending;
       pending = [];
-      if (alerts.length && ops.alerts.length) await deliverAlerts(alerts, ops.alerts, { clock: d.clock, logger: d.logger, deadlineMs: d.alertDeadlineMs });
+      if (alerts.length && ops.alerts.length) await deliverAlerts(alerts, ops.alerts, { clock: d.clock, logger: d.logger, deadlineMs: ops.alertDeadlineMs });
       if (ops.metricsFile) {
         try {
           const view = await snapshotView(cfg, d.clock, check);
