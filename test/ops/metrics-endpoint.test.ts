@@ -47,7 +47,7 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
   const port = Number(new URL(sb.url).port);
   const warehouse = join(tmp.dir, 'w.duckdb');
   const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo' });
-  const child = spawnCli(['schedule', '--cron', '*/2 * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--metrics-listen', '127.0.0.1:0'], env);
+  const child = spawnCli(['schedule', '--cron', '*/6 * * * * *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--metrics-listen', '127.0.0.1:0'], env);
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   try {
@@ -59,14 +59,16 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
     // A scrape, status --json, a scrape: when no tick came between the scrapes, status saw the same state.
     let scrape: Exposition | null = null;
     let status: { streams: Record<string, unknown>[]; budget: { organization: string; used: number; limit: number }[] } | null = null;
-    for (let i = 0; i < 5 && !scrape; i++) {
-      const a = (await get(`${base}/metrics`)).text;
+    const lastRun = (e: Exposition) => e.samples.find((x) => x.name === 'docs_etl_last_run_timestamp_seconds')?.value;
+    for (let i = 0; i < 10 && !scrape; i++) {
+      const a = parsePromText((await get(`${base}/metrics`)).text);
       const s = await runCli(['status', '--json', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
-      const b = (await get(`${base}/metrics`)).text;
-      const strip = (t: string) => t.replace(/^docs_etl_budget_used.*$/m, '');
-      if (strip(a) === strip(b)) {
-        scrape = parsePromText(b);
-        status = JSON.parse(s.stdout) as typeof status;
+      const b = parsePromText((await get(`${base}/metrics`)).text);
+      const st = JSON.parse(s.stdout) as NonNullable<typeof status>;
+      const started = Date.parse((st.streams[0] as { last_run: { started_at: string } }).last_run.started_at) / 1000;
+      if (lastRun(a) === lastRun(b) && lastRun(b) === started) {
+        scrape = b;
+        status = st;
       }
     }
     expect(scrape, 'no quiet moment between ticks').not.toBeNull();

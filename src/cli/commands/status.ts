@@ -39,7 +39,7 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('status')
     .description('per project and pipeline: freshness (head lag, unsettled span), backfill left, volume, late arrivals, budget, last runs')
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
-    .option('--check', "health check: exit 0 when every stream's last run succeeded recently and no 429 block holds, else 1")
+    .option('--check', "health check: exit 0 when every stream's last run succeeded recently, no 429 block holds and no stream is older than its freshness SLA (config freshness), else 1")
     .addOption(new Option('--max-age <duration>', 'with --check: how recent the last run must be').argParser(durationArg).default(26 * 3_600_000, '26h'))
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
