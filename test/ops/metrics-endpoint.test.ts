@@ -77,7 +77,7 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
     for (const name of SERIES) expect(e.samples.some((s) => s.name === name || s.name.startsWith(`${name}_`)), name).toBe(true);
     const x = status!.streams[0] as { project_id: string; pipeline: string; organization: string; head_at: string; newest_record_at: string; unsettled_s: number; last_run: { status: string; started_at: string } };
     const l = { project: x.project_id, pipeline: x.pipeline, org: x.organization };
-    expect(x.organization).toMatch(/^[0-9a-f]+$/);
+    expect(x.organization).toMatch(/^org_[0-9a-f]+$/);
     expect(sampleValue(e, 'docs_etl_last_run_timestamp_seconds', l)).toBe(Date.parse(x.last_run.started_at) / 1000);
     expect(sampleValue(e, 'docs_etl_head_timestamp_seconds', l)).toBe(Date.parse(x.head_at) / 1000);
     expect(sampleValue(e, 'docs_etl_newest_record_timestamp_seconds', l)).toBe(Date.parse(x.newest_record_at) / 1000);
