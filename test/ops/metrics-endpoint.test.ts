@@ -58,13 +58,14 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
 
     // A scrape, status --json, a scrape: when no tick came between the scrapes, status saw the same state.
     let scrape: Exposition | null = null;
-    let status: { streams: Record<string, unknown>[]; budget: { organization: string; used: number; limit: number }[] } | null = null;
+    interface StatusJson { streams: Record<string, unknown>[]; budget: { organization: string; used: number; limit: number }[] }
+    let status: StatusJson | null = null;
     const lastRun = (e: Exposition) => e.samples.find((x) => x.name === 'docs_etl_last_run_timestamp_seconds')?.value;
     for (let i = 0; i < 10 && !scrape; i++) {
       const a = parsePromText((await get(`${base}/metrics`)).text);
       const s = await runCli(['status', '--json', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
       const b = parsePromText((await get(`${base}/metrics`)).text);
-      const st = JSON.parse(s.stdout) as NonNullable<typeof status>;
+      const st = JSON.parse(s.stdout) as StatusJson;
       const started = Date.parse((st.streams[0] as { last_run: { started_at: string } }).last_run.started_at) / 1000;
       if (lastRun(a) === lastRun(b) && lastRun(b) === started) {
         scrape = b;
