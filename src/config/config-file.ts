@@ -14,6 +14,7 @@ import { stripJsonComments } from './jsonc.js';
 import { resolveConfigPaths } from './config-paths.js';
 import { parseRequestTimeout } from './request-limits.js';
 import { parseRedisUrl } from '../sync/api/redis-url.js';
+import { OPS_CONFIG_FIELDS } from './ops-config-fields.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
 export const MEMORY = MEMORY_SIZE;
@@ -85,6 +86,7 @@ export const configFileSchema = z.strictObject({
   lake: z.string().min(1).optional(),
   topicPeriod: parsed((v) => parseDuration(v, 'topicPeriod')).optional(),
   topicMaxQuestions: z.number().int().min(100).max(2_000_000).optional(),
+  ...OPS_CONFIG_FIELDS,
   projects: z.array(z.strictObject({
     id: projectId,
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name'),

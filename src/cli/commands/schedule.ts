@@ -18,8 +18,12 @@ import { formatRunNote } from '../format.js';
 import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
+import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
+import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
+import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
+import { serveMetrics } from '../serve-metrics.js';
 
-interface ScheduleFlags extends SyncFlags {
+interface ScheduleFlags extends SyncFlags, OpsFlags {
   cron: string;
   timezone?: string;
   runNow?: boolean;
@@ -41,6 +45,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--static-export-domain <host>', 'domain of the scheduled static export')
     .option('--static-export-values <file>', 'Helm values file refreshed by each scheduled static export')
     .option('--static-export-out <dir>', 'where scheduled static exports are kept', DEFAULT_EXPORTS_DIR)
+    .option('--metrics-listen <host:port>', 'serve /metrics, /healthz and /readyz there (port 0 picks one; loopback when no host; default config metricsListen, else none)')
     .addHelpText('after', '\nA tick that comes while a run is still going is skipped and logged. Exit code 3 (budget) is a normal tick outcome.')
     .action(async (flags: ScheduleFlags) => {
       const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
@@ -49,6 +54,9 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);
       else warnOnLocalZone(ctx.logger);
       const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
+      const ops = resolveOpsSettings(flags, ctx.env);
+      if (ops.metricsFile) checkMetricsFile(ops.metricsFile);
+      const hooks = createOpsHooks({ clock: systemClock, logger: ctx.logger }, cfg, ops);
       // What the run in flight has to say for its line (runs never overlap, so one list).
       let notes: string[] = [];
       const jobs: ScheduledJob[] = [{
@@ -56,7 +64,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
         cron,
         run: async (signal) => {
           notes = [];
-          const r = await runSync({ clock: systemClock, logger: ctx.logger, signal }, cfg, PIPELINES).catch((err: unknown) => {
+          const r = await runSync({ clock: systemClock, logger: ctx.logger, signal, ...hooks.syncDeps }, cfg, PIPELINES).catch((err: unknown) => {
             notes.push(messageOf(err));
             throw err;
           });
@@ -79,6 +87,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
               wh.close();
             }
           }
+          await hooks.afterRun();
           return r.exitCode;
         },
       }];
@@ -109,10 +118,15 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
           },
         });
       }
-      await runScheduler({
-        jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal,
-        onRun: (e) => ctx.stdout.write(`${runLine(e, notes)}\n`),
-      });
+      const metrics = ops.metricsListen ? await serveMetrics(ops.metricsListen, cfg, hooks.check, ctx) : null;
+      try {
+        await runScheduler({
+          jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal,
+          onRun: (e) => ctx.stdout.write(`${runLine(e, notes)}\n`),
+        });
+      } finally {
+        await metrics?.close();
+      }
       setExitCode(0);
     });
 

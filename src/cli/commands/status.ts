@@ -15,7 +15,8 @@ import { openReader, throwIfDamaged } from '../../sync/publish/open-reader.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { parseRedisUrl } from '../../sync/api/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../outputs/status/collect-status.js';
-import { collectHealthFacts, healthProblems } from '../../outputs/status/health-check.js';
+import { checkVerdict } from '../../outputs/status/check-verdict.js';
+import { freshnessFromConfig } from '../../config/ops-config.js';
 import { NO_SNAPSHOT_LINE, renderUnpublished, unpublishedStatus } from '../../outputs/status/unpublished-status.js';
 import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
@@ -30,13 +31,15 @@ interface StatusFlags {
   runs: number;
   json?: boolean;
   rereads?: RereadStage[];
+  /** --config (grammar.ts): its freshness SLAs join the check. */
+  config?: string;
 }
 
 export const statusCommand: CommandFactory = (ctx, setExitCode) =>
   new Command('status')
     .description('per project and pipeline: freshness (head lag, unsettled span), backfill left, volume, late arrivals, budget, last runs')
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
-    .option('--check', "health check: exit 0 when every stream's last run succeeded recently and no 429 block holds, else 1")
+    .option('--check', "health check: exit 0 when every stream's last run succeeded recently, no 429 block holds and no stream is older than its freshness SLA (config freshness), else 1")
     .addOption(new Option('--max-age <duration>', 'with --check: how recent the last run must be').argParser(durationArg).default(26 * 3_600_000, '26h'))
     .option('--rate-limit <n/window>', 'the budget to report against (default 100/1h)', rateLimitArg)
     .option('--runs <n>', 'how many recent runs to list', intArg(0, 1000), 5)
@@ -64,9 +67,10 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
         });
         if (flags.check) {
-          const bad = healthProblems(status, { maxAgeMs: flags.maxAge, facts: await collectHealthFacts(wh.conn, systemClock, { rereads: flags.rereads }) });
-          ctx.stdout.write(bad.length ? `unhealthy: ${bad.join('; ')}\n` : `healthy: ${status.streams.length} stream(s) synced within ${formatDuration(flags.maxAge)}\n`);
-          setExitCode(bad.length ? EXIT.failed : EXIT.ok);
+          // The same verdict as the metrics server's /readyz and docs_etl_healthy (check-verdict.ts).
+          const v = await checkVerdict(wh.conn, systemClock, status, { maxAgeMs: flags.maxAge, rereads: flags.rereads, freshness: freshnessFromConfig(flags.config) });
+          ctx.stdout.write(`${v.line}\n`);
+          setExitCode(v.healthy ? EXIT.ok : EXIT.failed);
           return;
         }
         if (flags.json) {

@@ -18,6 +18,9 @@ import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { secretsOf } from '../../core/secrets.js';
 import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
+import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
+import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
+import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
 
 const wrap = <T>(fn: (v: string) => T) => (v: string): T => {
   try {
@@ -54,6 +57,7 @@ export function addSyncOptions(cmd: Command): Command {
       + 'no answer within it counts as a window too large for the API (the window is read as two halves, as after a 504); '
       + 'a body that stalls past it stops the run at its checkpoint (exit 1) and the next run continues', requestTimeoutArg)
     .option('--lake <dir|s3://bucket/prefix>', 'after the run, export the Parquet lake (incremental) there; default DOCS_ETL_LAKE or config `lake` (none: no lake)')
+    .option('--metrics-file <path>', 'after each run, write the metrics there in node_exporter textfile format, atomically (default DOCS_ETL_METRICS_FILE or config metricsFile)')
     .option('--config <file>', 'JSON config listing several projects / organizations');
 }
 
@@ -68,15 +72,19 @@ DOCS_ETL_BUDGET_URL (redis://[:password@]host:port/db: the request log in Redis,
 DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB, at most what the merge loads at --memory-limit: 24 MiB at 128MB; a larger page stops the run, not retried).
 A 429's Retry-After is honored for at least 1s and at most one --rate-limit window.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
-    .action(async (flags: SyncFlags & { dryRun?: boolean }) => {
+    .action(async (flags: SyncFlags & OpsFlags & { dryRun?: boolean }) => {
       const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
+      // Operations (docs/operations.md): request counts, alert state and delivery, the metrics textfile.
+      const ops = resolveOpsSettings(flags, ctx.env);
+      if (ops.metricsFile) checkMetricsFile(ops.metricsFile);
+      const hooks = createOpsHooks({ clock: systemClock, logger: ctx.logger }, cfg, ops);
       for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
       cfg.warnings = [];
       const progress = createProgressLine(ctx.stderr);
       const started = systemClock.now().getTime();
       const result = await runSync(
         {
-          clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun,
+          clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun, ...hooks.syncDeps,
           onPage: (s, budget) => {
             const u = budget.usage();
             progress.update({ project: s.projectId, pages: s.pages, turns: s.upserted, requests: s.requests, budget: `${u.limit - u.used}/${u.limit}` });
@@ -116,6 +124,7 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
           }
         }
       }
+      await hooks.afterRun();
       ctx.stdout.write(`sync finished in ${formatDuration(systemClock.now().getTime() - started)}: exit ${exitCode}\n`);
       setExitCode(exitCode);
     });

@@ -12,6 +12,7 @@ import { sqlFile } from '../../sync/load/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
 import { pageSize, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';
+import { newestRecordMs } from './newest-record.js';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +23,8 @@ export interface StreamStatus {
   /** Newest event time read completely, and how long ago that is. */
   head_at: string | null;
   head_lag_s: number | null;
+  /** The newest record stored (event time or day): it stops moving when no new data arrives (status/newest-record.ts). */
+  newest_record_at: string | null;
   /** Everything before this is settled (no re-read due); the rest is still re-read on schedule. */
   settled_to: string | null;
   unsettled_s: number | null;
@@ -124,6 +127,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     const coverage = await readCoverage(i.conn, projectId, pipelineName);
     const d = density(await readWindowLog(i.conn, projectId, pipelineName, now - DENSITY_LOOKBACK_MS), coverage);
     const size = pipeline ? pageSize(pipeline) : 1000;
+    const newest = await newestRecordMs(i.conn, pipeline, projectId);
     const headAt = r.head_at == null ? null : new Date(iso(r.head_at)!).getTime();
     const settledTo = r.settled_to == null ? null : new Date(iso(r.settled_to)!).getTime();
     const coveredFrom = r.covered_from == null ? null : new Date(iso(r.covered_from)!).getTime();
@@ -141,6 +145,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
       project_id: projectId, pipeline: pipelineName, organization: org,
       head_at: headAt === null ? null : new Date(headAt).toISOString(),
       head_lag_s: headAt === null ? null : Math.round((now - headAt) / 1000),
+      newest_record_at: newest === null ? null : new Date(newest).toISOString(),
       settled_to: settledTo === null ? null : new Date(settledTo).toISOString(),
       unsettled_s: headAt === null || settledTo === null ? null : Math.round((headAt - settledTo) / 1000),
       covered_from: coveredFrom === null ? null : new Date(coveredFrom).toISOString(),

@@ -15,6 +15,7 @@ import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { DEFAULT_REREADS, dueReread, type RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { Status } from './collect-status.js';
 import { parkedLine } from './parked-status.js';
+import { staleLine, staleStreams, type FreshnessSla } from './freshness.js';
 
 /** A tick stopped by the rate budget is a normal outcome: the next run continues. */
 const HEALTHY = new Set(['succeeded', 'budget_exhausted']);
@@ -63,7 +64,7 @@ export async function collectHealthFacts(
 }
 
 /** One line per problem; empty: healthy. */
-export function healthProblems(s: Status, opts: { maxAgeMs: number; facts?: HealthFacts }): string[] {
+export function healthProblems(s: Status, opts: { maxAgeMs: number; facts?: HealthFacts; freshness?: FreshnessSla }): string[] {
   const now = Date.parse(s.checked_at);
   const out: string[] = [];
   if (!s.streams.length) out.push('no runs recorded yet');
@@ -88,5 +89,6 @@ export function healthProblems(s: Status, opts: { maxAgeMs: number; facts?: Heal
   for (const x of opts.facts?.overdue ?? []) {
     out.push(`${x.project_id}/${x.pipeline}: a due ${x.purpose} read (${x.interval}) is ${formatDuration(x.overdue_ms)} past its deadline`);
   }
+  if (opts.freshness) out.push(...staleStreams(s, opts.freshness).map(staleLine));
   return out;
 }

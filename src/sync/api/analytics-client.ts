@@ -43,6 +43,8 @@ export interface AnalyticsClientDeps {
   /** What sets maxBodyBytes, named in the error of a page over it (default DOCS_ETL_MAX_PAGE_BYTES). */
   maxBodyName?: string;
   dispatcher?: Dispatcher;
+  /** Hears every request's outcome: the HTTP status, or 'error' (no answer); for the request metrics (src/outputs/metrics). */
+  onResponse?: (endpoint: string, code: string) => void;
 }
 
 export interface FetchedJson {
@@ -89,7 +91,7 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         requests++;
         o.onRequest?.();
         try {
-          return await httpText(url.href, {
+          const res = await httpText(url.href, {
             headers: { authorization: `Bearer ${deps.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
             timeoutMs: deps.timeoutMs,
             maxBodyBytes: deps.maxBodyBytes,
@@ -100,7 +102,10 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
             // so it may finish and land within a grace period; the deadline bounds it anyway.
             stopSignal: o.signal,
           });
+          deps.onResponse?.(endpoint, String(res.status));
+          return res;
         } catch (err) {
+          deps.onResponse?.(endpoint, 'error');
           // No response at all within the deadline: for a window read, the sign of a window too
           // large for the API (the caller bisects). A body that started and then stalled is not
           // that: it stays fatal.

@@ -6,6 +6,7 @@
 //      landed pages in batches meanwhile;
 //   4. wait for the merger, close the runs, publish the read snapshot.
 import { existsSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import pLimit from 'p-limit';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { createAnalyticsClient } from '../api/analytics-client.js';
@@ -45,6 +46,10 @@ export interface SyncDeps {
   onPage?: (p: ProjectRunSummary, budget: RequestBudget) => void;
   /** Plan only: the windows each organization would read; no analytics request, no write. */
   dryRun?: boolean;
+  /** Operations (src/outputs/alerts/ops-hooks.ts): every API response's status, per stream. */
+  onResponse?: (e: { projectId: string; pipeline: string; organization: string; endpoint: string; code: string }) => void;
+  /** Operations: runs in the writer after the runs are recorded, before the publish (what it stores is in the snapshot). */
+  beforePublish?: (conn: DuckDBConnection, runs: ProjectRunSummary[]) => Promise<void>;
 }
 
 export interface SyncResult {
@@ -149,6 +154,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
         client: createAnalyticsClient({
           baseUrl: p.baseUrl, apiKey: p.apiKey, keySource: p.keySource, budget, clock: deps.clock, logger: deps.logger, retry: deps.retry,
           timeoutMs: cfg.requestTimeoutMs, maxBodyBytes: pageCap.bytes, maxBodyName: pageCap.name,
+          onResponse: (endpoint, code) => deps.onResponse?.({ projectId: p.projectId, pipeline: pipeline.name, organization, endpoint, code }),
         }),
       }))), deps.clock.now(), merger);
       await budget.refresh();
@@ -201,6 +207,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     for (const r of runs) {
       await writer.run((c) => finishRun(c, { runId: r.runId, status: r.status, error: r.error, requests: r.requests, span: spanOf(r), now: deps.clock.now() }));
     }
+    if (deps.beforePublish) await writer.run((c) => deps.beforePublish!(c, runs));
     let published: Published | null = null;
     let topics: TopicUpdate | null = null;
     const limit = cfg.duckdb.memoryLimit;
