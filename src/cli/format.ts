@@ -16,6 +16,20 @@ export function formatRunLine(r: ProjectRunSummary): string {
   return r.error ? `${head} | ${serverText(r.error, [], 2000)}` : head;
 }
 
+/**
+ * Streams not read because another stream's answer stopped them (a rejected key, an unknown
+ * project): one line per reason listing them, e.g. `demo/feedback, demo/searches: not read (the key
+ * was rejected)`, instead of a line each repeating the reason.
+ */
+export function formatNotRead(runs: ProjectRunSummary[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of runs) {
+    const reason = serverText(r.error ?? 'not read', [], 2000);
+    byReason.set(reason, [...(byReason.get(reason) ?? []), `${r.projectId}/${r.pipeline}`]);
+  }
+  return [...byReason].map(([reason, streams]) => `${streams.join(', ')}: ${reason}`);
+}
+
 /** An instant as ISO 8601 in UTC; a DuckDB timestamp string is read first. Empty for null. */
 export function formatInstant(v: Date | string | null | undefined): string {
   if (v === null || v === undefined) return '';

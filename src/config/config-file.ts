@@ -13,7 +13,7 @@ import { canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
 import { resolveConfigPaths } from './config-paths.js';
 import { parseRequestTimeout } from './request-limits.js';
-import { parseRedisUrl } from '../sync/api/redis-url.js';
+import { parseRedisUrl, redisUrlSecretProblem } from '../sync/api/redis-url.js';
 import { OPS_CONFIG_FIELDS } from './ops-config-fields.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */
@@ -59,12 +59,12 @@ export const configFileSchema = z.strictObject({
   maxWait: parsed((v) => parseDuration(v, 'max-wait')).optional(),
   requestTimeout: parsed(parseRequestTimeout).optional(),
   budgetDir: z.string().min(1).optional(),
-  /** redis://host:port/db: one budget across hosts. No password here (secrets come from the environment). */
+  /** redis://host:port/db: one budget across hosts. No secret in any form here (they come from the environment). */
   budget: z.string().min(1).superRefine((v, ctx) => {
     try {
-      if (parseRedisUrl(v, 'budget').password) {
-        ctx.addIssue({ code: 'custom', message: 'the URL holds a password: secrets come only from the environment, set DOCS_ETL_BUDGET_URL instead' });
-      }
+      parseRedisUrl(v, 'budget');
+      const secret = redisUrlSecretProblem(v);
+      if (secret) ctx.addIssue({ code: 'custom', message: secret });
     } catch (err) {
       ctx.addIssue({ code: 'custom', message: messageOf(err).replace(/^budget /, '') });
     }

@@ -91,16 +91,52 @@ export function secretsOf(env: NodeJS.ProcessEnv): string[] {
     }
   }
   // The budget's Redis URL (DOCS_ETL_BUDGET_URL) may carry a password: never shown either.
-  for (const p of urlPasswords(env.DOCS_ETL_BUDGET_URL)) out.add(p);
+  for (const p of urlSecrets(env.DOCS_ETL_BUDGET_URL)) out.add(p);
   return [...out];
 }
 
-/** The password of a URL as written and decoded (none: empty). */
-function urlPasswords(url: string | undefined): string[] {
+/**
+ * Query keys whose value is a secret in a client's URL: ioredis turns every query key into an
+ * option (`?password=`, `?sentinelPassword=`), and so may other clients (token, key, auth…).
+ */
+export const SECRET_QUERY_KEY = /pass|secret|token|auth|key|cred/i;
+
+/**
+ * Every secret a URL carries, as written and decoded: the userinfo password (or a lone user name,
+ * where a password is often put by mistake) and the values of secret query keys
+ * (SECRET_QUERY_KEY). None (or not a URL): empty.
+ */
+export function urlSecrets(url: string | undefined | null): string[] {
+  let u: URL;
   try {
-    const p = url ? new URL(url.trim()).password : '';
-    return p ? [p, decodeURIComponent(p)] : [];
+    if (!url) return [];
+    u = new URL(url.trim());
   } catch {
     return [];
+  }
+  const out = new Set<string>();
+  const add = (raw: string, decoded: string): void => {
+    if (!raw) return;
+    out.add(raw);
+    out.add(decoded);
+  };
+  add(u.password, safeDecode(u.password));
+  // `redis://secret@host` puts a password where the user name goes (ioredis sends it as the user).
+  if (!u.password) add(u.username, safeDecode(u.username));
+  // Raw query text too: `?password=a%2Bb` is shown by some messages as written.
+  for (const part of u.search.slice(1).split('&')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const key = safeDecode(part.slice(0, at).replace(/\+/g, ' '));
+    if (SECRET_QUERY_KEY.test(key)) add(part.slice(at + 1), safeDecode(part.slice(at + 1).replace(/\+/g, ' ')));
+  }
+  return [...out].filter((s) => s.length > 0);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }

@@ -51,6 +51,18 @@ describe('query: read-only in fact', () => {
     ['EXPORT DATABASE', `EXPORT DATABASE '${out('export')}'`, /statement is refused|file system operations are disabled/],
     ['ATTACH the writer file', `ATTACH '${warehouse}' AS w`, /ATTACH statement is refused/],
     ['LOAD an extension', 'LOAD httpfs', /statement is refused/],
+    // Issue 33, item 6: the allow-list is of read-only table functions, wherever they are called.
+    ['CALL enable_logging to a file (aborted the process)', `CALL enable_logging(storage='file', storage_path='${out('logs')}')`, /table function enable_logging is refused/],
+    ['CALL enable_logging(level=trace)', "CALL enable_logging(level='trace')", /table function enable_logging is refused/],
+    ['enable_logging in a FROM', "SELECT * FROM enable_logging(level='trace')", /table function enable_logging is refused/],
+    ['enable_logging in a CTE', 'WITH t AS (SELECT * FROM enable_logging()) SELECT 1 FROM t', /table function enable_logging is refused/],
+    ['EXPLAIN ANALYZE of enable_logging', 'EXPLAIN ANALYZE SELECT * FROM enable_logging()', /table function enable_logging is refused/],
+    ['enable_logging in a SET VARIABLE', 'SET VARIABLE x = (SELECT count(*) FROM enable_logging()); SELECT 1', /table function enable_logging is refused/],
+    ['enable_logging after a SELECT', 'SELECT 1 AS a; CALL enable_logging()', /table function enable_logging is refused/],
+    ['CALL disable_logging', 'CALL disable_logging()', /table function disable_logging is refused/],
+    ['CALL truncate_duckdb_logs', 'CALL truncate_duckdb_logs()', /table function truncate_duckdb_logs is refused/],
+    ['SQL text run by query()', "SELECT * FROM query('SELECT 1')", /table function query is refused/],
+    ['PRAGMA disable_profiling', 'PRAGMA disable_profiling', /PRAGMA statement is refused/],
   ])('%s: refused with one line, exit 2; no file written; the warehouse and snapshot byte-identical', async (_name, sql, message) => {
     const before = [sha(warehouse), sha(snapshot)];
     const r = await runCli(['query', '--warehouse', warehouse, sql], env);
@@ -59,8 +71,25 @@ describe('query: read-only in fact', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stdout).not.toContain('hunter2');
     expect([sha(warehouse), sha(snapshot)]).toEqual(before);
-    for (const f of ['profile.txt', 'copy.csv', 'export']) expect(existsSync(out(f))).toBe(false);
+    for (const f of ['profile.txt', 'copy.csv', 'export', 'logs']) expect(existsSync(out(f))).toBe(false);
   });
+
+  it('reads still work: SELECT, CALL of a metadata function, DESCRIBE, SHOW TABLES, SUMMARIZE, EXPLAIN, SET VARIABLE, several statements', async () => {
+    const run = async (sql: string) => {
+      const r = await runCli(['query', '--warehouse', warehouse, '--format', 'csv', sql], env);
+      expect(r.code, `${sql}: ${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+    expect(await run('SELECT count(*) AS n FROM projects')).toBe('n\r\n1\r\n');
+    expect(await run("CALL duckdb_tables()")).toContain('projects');
+    expect(await run("SELECT name FROM pragma_table_info('projects')")).toContain('project_id');
+    expect(await run('DESCRIBE projects')).toContain('project_id');
+    expect(await run('SHOW TABLES')).toContain('projects');
+    expect(await run('SUMMARIZE projects')).toContain('project_id');
+    expect(await run('EXPLAIN SELECT * FROM range(3)')).toContain('physical_plan');
+    expect(await run("SELECT 'a;b' AS s; -- a comment; with a semicolon\nSELECT i FROM generate_series(1, 2) t(i)")).toBe('s\r\na;b\r\ni\r\n1\r\n2\r\n');
+    expect(await run("SET VARIABLE x = 41; SELECT 1 AS one")).toContain('one');
+  }, 240_000);
 
   it('its own settings: a default memory limit of 1GB, --memory-limit up to 16GiB, --time-zone', async () => {
     const sql = "SELECT current_setting('memory_limit') AS m, current_setting('TimeZone') AS tz, (SELECT count(*) FROM projects) AS n";

@@ -12,7 +12,7 @@ import { createProgressLine } from '../../sync/run/progress.js';
 import { NotReadError } from '../../sync/run/run-org.js';
 import { runSync } from '../../sync/run/sync.js';
 import { formatPlan } from '../format-plan.js';
-import { formatRunLine } from '../format.js';
+import { formatNotRead, formatRunLine } from '../format.js';
 import { serverText } from '../../core/server-text.js';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { secretsOf } from '../../core/secrets.js';
@@ -99,7 +99,9 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
         setExitCode(result.exitCode);
         return;
       }
-      for (const r of result.runs) ctx.stdout.write(`${formatRunLine(r)}\n`);
+      for (const r of result.runs) if (!(r.cause instanceof NotReadError)) ctx.stdout.write(`${formatRunLine(r)}\n`);
+      // Streams not read because another's answer stopped them: listed once per reason, one line.
+      for (const line of formatNotRead(result.runs.filter((r) => r.cause instanceof NotReadError))) ctx.stdout.write(`${line}\n`);
       // Errors may quote a server: one clean line, no key (serverText), whatever the run stored.
       const secrets = [...cfg.projects.map((p) => p.apiKey), ...secretsOf(ctx.env)];
       // Fail fast, say it once: streams not read because another one's answer stopped their

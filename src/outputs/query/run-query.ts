@@ -1,8 +1,11 @@
-// Read-only SQL for `docs-etl query`: every statement is checked by its type before it runs, so
-// only reads (and session settings) reach the snapshot; a write, COPY, ATTACH or INSTALL is refused.
+// Read-only SQL for `docs-etl query`: every statement's table functions are checked against an
+// allow-list of read-only ones before anything is prepared (read-only-functions.ts), then every
+// statement by its type, so only reads (and session settings) reach the snapshot; a write, COPY,
+// ATTACH, INSTALL or a logging/configuration CALL is refused.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { JsonDuckDBValueConverter, StatementType } from '@duckdb/node-api';
 import { UsageError, messageOf } from '../../core/errors.js';
+import { checkReadOnlyFunctions } from './read-only-functions.js';
 
 export interface QueryResult {
   columns: string[];
@@ -28,6 +31,7 @@ export interface ResultSink {
 export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (columns: string[]) => ResultSink): Promise<void> {
   const statements = await sqlError(() => conn.extractStatements(sql));
   if (statements.count === 0) throw new UsageError('no SQL statement given');
+  await sqlError(() => checkReadOnlyFunctions(conn, sql, statements.count));
   const prepared = [];
   for (let i = 0; i < statements.count; i++) {
     const p = await sqlError(() => statements.prepare(i).catch((err: unknown) => {

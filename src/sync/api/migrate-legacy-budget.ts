@@ -4,12 +4,16 @@
 // never double-counts; a 429 block is kept (the later end wins). The old log is then emptied and
 // removed, so nothing is merged twice and no request is lost.
 // Idempotent: a crash at any step leaves logs a later run merges again without double counting.
-import { readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
+// Only our own files are touched: a file is an organization's log when its name is one
+// keyFingerprint gives (`org_<16 hex>.json`) AND its content parses as a request log; anything
+// else in the folder (a user's `marketing-2026.json`, a damaged log) is left as it is.
+import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import type { LogEntry, LogState } from './request-log.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, isLogState } from './request-log.js';
 
-/** Organization log files: `<fingerprint>.json` (not temp files, not lock folders). */
-const LOG_FILE = /^([A-Za-z0-9_-]+)\.json$/;
+/** Organization log files: `<keyFingerprint>.json` (core/secrets.ts), not temp files, not lock folders. */
+const LOG_FILE = /^(org_[0-9a-f]{16})\.json$/;
 
 export interface BudgetMigration {
   /** Organizations whose logs were merged. */
@@ -22,7 +26,9 @@ export interface BudgetMigration {
 export async function migrateLegacyBudget(legacyDir: string, dir: string): Promise<BudgetMigration | null> {
   const st = statSync(legacyDir, { throwIfNoEntry: false });
   if (!st?.isDirectory()) return null;
-  const orgs = readdirSync(legacyDir).map((n) => LOG_FILE.exec(n)?.[1]).filter((o): o is string => o !== undefined);
+  const orgs = readdirSync(legacyDir)
+    .map((n) => LOG_FILE.exec(n)?.[1])
+    .filter((o): o is string => o !== undefined && holdsRequestLog(join(legacyDir, `${o}.json`)));
   if (!orgs.length) return null;
   let added = 0;
   for (const org of orgs) {
@@ -46,6 +52,16 @@ export async function migrateLegacyBudget(legacyDir: string, dir: string): Promi
     // Something else is in it (a lock of a running older version, a stray file): leave the folder.
   }
   return { organizations: orgs, added };
+}
+
+/** The file is a regular file whose JSON is a request log (as RequestLog writes it). */
+function holdsRequestLog(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    return isLogState(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return false;
+  }
 }
 
 /** Adds `from`'s entries not in `into` (by id); keeps the later block. Returns how many were added. */

@@ -10,7 +10,7 @@ import { FatalError, messageOf } from '../../core/errors.js';
 import { scrub } from '../../core/secrets.js';
 import type { BudgetStore, BudgetView, Reserved, SlotPolicy } from './budget-store.js';
 import { BUDGET_SCRIPT } from './redis-budget-script.js';
-import { parseRedisUrl, redactRedisUrl } from './redis-url.js';
+import { parseRedisUrl, redactRedisUrl, redisUrlSecrets } from './redis-url.js';
 
 /** Connecting (TCP, TLS, AUTH, SELECT, the first PING) must finish within this. */
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
@@ -27,14 +27,14 @@ export class RedisBudget {
   readonly where: string;
   private readonly secrets: string[];
 
-  private constructor(private readonly redis: ScriptRedis, where: string, password: string) {
+  private constructor(private readonly redis: ScriptRedis, where: string, secrets: string[]) {
     this.where = where;
-    this.secrets = password ? [password, decodeURIComponent(password)] : [];
+    this.secrets = secrets;
   }
 
   /** Connects and checks the server answers (PING); any failure is one FatalError line. */
   static async connect(url: string, source: string): Promise<RedisBudget> {
-    const u = parseRedisUrl(url, source);
+    parseRedisUrl(url, source);
     const where = redactRedisUrl(url, source);
     let lastError: unknown = null;
     const redis = new Redis(url, {
@@ -48,7 +48,7 @@ export class RedisBudget {
     // ioredis prints unhandled 'error' events itself: keep the last one for our own message instead.
     redis.on('error', (err: unknown) => { lastError = err; });
     redis.defineCommand('docsEtlBudget', { numberOfKeys: 2, lua: BUDGET_SCRIPT });
-    const budget = new RedisBudget(redis, where, u.password);
+    const budget = new RedisBudget(redis, where, redisUrlSecrets(url));
     try {
       await withTimeout(redis.connect().then(() => redis.ping()), REDIS_CONNECT_TIMEOUT_MS + 1_000);
     } catch (err) {

@@ -116,6 +116,14 @@ export function readLogFile(file: string, onDamaged?: (file: string, reason: str
   }
 }
 
+/** The shape RequestLog writes: `{ entries: LogEntry[], blockedUntil?: number }` (every entry valid). */
+export function isLogState(v: unknown): v is LogState {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const x = v as Partial<LogState>;
+  return Array.isArray(x.entries) && x.entries.every(isEntry) &&
+    (x.blockedUntil === undefined || (typeof x.blockedUntil === 'number' && Number.isFinite(x.blockedUntil)));
+}
+
 function isEntry(e: unknown): e is LogEntry {
   const x = e as LogEntry;
   return typeof x?.start === 'number' && typeof x.pid === 'number' && (x.end === null || typeof x.end === 'number') &&

@@ -189,7 +189,9 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         const scope = failureScope(err, answered.has(e.projectId));
         const named = scope === 'endpoint' ? endpointMissing(s, e.projectId) : err;
         fail(summary, named);
-        const notRead = new NotReadError(`not read: ${e.projectId}/${e.pipeline} answered ${(err as FatalError).status} (${messageOf(named)})`, (err as FatalError).status);
+        // The key's rejection is said once, by the stream that got it; the others are only "not read".
+        const notRead = scope === 'organization' ? new NotReadError(NOT_READ_KEY_REJECTED, 401)
+          : new NotReadError(`not read: ${e.projectId}/${e.pipeline} answered ${(err as FatalError).status} (${messageOf(named)})`, (err as FatalError).status);
         if (scope === 'organization') orgFailure = notRead;
         if (scope === 'project') projectFailure.set(e.projectId, notRead);
         log.error({ err: messageOf(named) }, scope === 'organization' ? 'organization stopped' : scope === 'project' ? 'project stopped' : 'stream failed');
@@ -245,6 +247,9 @@ function failureScope(err: unknown, projectAnswered: boolean): 'organization' | 
   if (err.status === 404) return projectAnswered ? 'endpoint' : 'project';
   return 'stream';
 }
+
+/** What a stream not read after its organization's key was rejected (401) says. */
+export const NOT_READ_KEY_REJECTED = 'not read (the key was rejected)';
 
 /** A stream not read because another stream's answer stopped its organization or project (said once, there). */
 export class NotReadError extends FatalError {
