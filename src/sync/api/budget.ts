@@ -71,7 +71,8 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
   const acquireOnce = async (signal?: AbortSignal): Promise<Slot> => {
     let waited = 0;
     for (;;) {
-      if (signal?.aborted) throw new StoppedError('stopped while waiting for rate budget');
+      // A stop request (SIGTERM/SIGINT) is checked before every slot, waiting or not: say which.
+      if (signal?.aborted) throw new StoppedError(waited ? 'stopped on request while waiting for rate budget' : 'stopped on request');
       const { slot, waitMs, used, byOthers } = await store.reserve(policy);
       if (slot !== null) return { release: () => store.release(slot, policy) };
       if (waited + waitMs > deps.maxWaitMs) {
