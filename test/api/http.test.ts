@@ -84,7 +84,7 @@ describe('httpText', () => {
     handler = trickle(50);
     const { out, ms } = await elapsed(httpText(base, { timeoutMs: 10_000, stopSignal: stop.signal, stopGraceMs: 200 }));
     expect(out).toBeInstanceOf(StoppedError);
-    expect((out as Error).message).toBe('stopped: the request in flight did not finish within 200ms of the stop request');
+    expect((out as Error).message).toBe('stopped on request: the request in flight did not finish within 200ms of the stop request');
     expect(ms).toBeLessThan(1_000);
   });
 

@@ -1,9 +1,9 @@
 // The demo is harmless: run in a folder that already holds a real warehouse and request log, it
 // leaves both byte-identical, refuses to delete a warehouse it did not create, and cleans up only
 // after itself (or anything, with --force). Real child processes, real DuckDB files.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/sync/api/request-log.js';
@@ -61,7 +61,20 @@ describe('docs-etl demo beside a real setup', () => {
     expect(existsSync(join(tmp.dir, 'state', 'demo', 'warehouse.duckdb'))).toBe(true);
     expect(existsSync(join(tmp.dir, 'state', 'demo', 'warehouse.duckdb.demo.json'))).toBe(true);
     expect(existsSync(join(tmp.dir, 'state', 'demo', 'warehouse.duckdb.demo-budget'))).toBe(true);
-  }, 30_000);
+    // The page list says what it rests on: the days each of its sources is loaded.
+    expect(r.stdout).toMatch(/pages to improve[\s\S]*\ncoverage: of \d+ day\(s\), turns are loaded on \d+, thumbs on \d+, views on \d+, visitors on \d+: /);
+    // The query command it prints runs as printed (`npx docs-etl` is the package's bin: this checkout's).
+    const printed = /^query it: (.*)$/m.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/ npx docs-etl query /);
+    const bin = join(tmp.dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(BIN, join(bin, 'docs-etl'));
+    const q = spawnSync('/bin/sh', ['-c', printed!.replace('npx docs-etl', 'docs-etl')], {
+      cwd: tmp.dir, env: { ...cliEnv({}), PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8', timeout: 60_000,
+    });
+    expect(q.status, q.stderr).toBe(0);
+    expect(q.stdout).toMatch(/^project_id,category,turns,unanswered,unanswered_rate\r?\ndemo,/);
+  }, 60_000);
 
   it('refuses to delete a --warehouse it did not create: exit 2, one line, nothing touched', async () => {
     const before = snapshot(tmp.dir);
@@ -86,5 +99,5 @@ describe('docs-etl demo beside a real setup', () => {
     // Its own files beside it: marker, budget, landing zone, read snapshot.
     for (const k of Object.keys(after)) if (k.startsWith(join('scratch', 'old.duckdb.demo'))) delete after[k];
     expect(after).toEqual(before);
-  }, 30_000);
+  }, 90_000);
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(`report failed (${r.code}): ${r.stderr}`);
   expect(r.stdout).toMatch(/^report .*report\.html: demo, \d{4}-\d\d-\d\d → \d{4}-\d\d-\d\d \(UTC\), [\d,]+ turns; [\d.]+ kB in [\d.]+s\n$/);
   browser = await launchBrowser();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -73,6 +73,29 @@ describe('report in headless Chromium', () => {
       const shot = await page.screenshot({ fullPage: true });
       expect(await distinctColours(browser.context, shot)).toBeGreaterThan(50);
       expect(readFileSync(report, 'utf8')).not.toContain(KEY);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('marks today as partial in every chart, and its tables fit a 1400 px window', async () => {
+    const { page, problems } = await openReport(browser.context, report);
+    try {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.reload();
+      await page.waitForSelector('figure[data-chart="category-volume"][data-rendered]');
+      expect(problems).toEqual([]);
+      // Today's bars are faint (partial) in every bar chart, the heatmap of categories included.
+      for (const name of ['daily-volume', 'category-rate', 'category-volume']) {
+        const faint = await page.$$eval(`figure[data-chart="${name}"] svg rect[fill-opacity="0.35"]`, (rs) => rs.length);
+        expect(faint, name).toBeGreaterThan(0);
+      }
+      // No table wider than its box, no horizontal scroll of the page.
+      const overflow = await page.$$eval('table[data-table]', (ts) => ts.map((t) => ({
+        name: t.getAttribute('data-table'), width: Math.ceil(t.getBoundingClientRect().right), box: Math.floor((t.parentElement as HTMLElement).getBoundingClientRect().right),
+      })).filter((t) => t.width > t.box));
+      expect(overflow).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
     } finally {
       await page.close();
     }

@@ -68,5 +68,12 @@ it('states per source how many days of the period are loaded, and compares with 
   const vs = await page.locator('#headline [data-no-comparison]').allInnerTexts();
   expect(vs).toHaveLength(4);
   for (const t of vs) expect(t).toMatch(/^no comparison: the period before \(\S+ → \S+\) has \d+ of 30 days of assistant turns loaded$/);
+  // Nor does the table per category (the previous period's partial day would make a change up).
+  const previous = await page.locator('[data-table="categories"] tbody tr').evaluateAll((rows) => rows.map((r) => {
+    const cells = [...r.querySelectorAll('td')].map((c) => (c as HTMLElement).innerText.trim());
+    return cells.slice(-2);
+  }));
+  expect(previous.length).toBeGreaterThan(0);
+  for (const cells of previous) expect(cells).toEqual(['not loaded', 'not loaded']);
   expect(problems).toEqual([]);
 });

@@ -9,6 +9,7 @@ import { exportLakeAfterRun } from '../lake-after-run.js';
 import { formatExportSummary } from '../../outputs/lake/export-summary.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { checkReportPath, reportSummary, writeReport } from '../../outputs/report/write-report.js';
+import { checkOneZone, writeProjectReports } from '../../outputs/report/project-reports.js';
 import { runSync } from '../../sync/run/sync.js';
 import { runStaticExport } from '../../static-export/run.js';
 import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-export.js';
@@ -28,6 +29,7 @@ interface ScheduleFlags extends SyncFlags, OpsFlags {
   timezone?: string;
   runNow?: boolean;
   report?: string;
+  reportDir?: string;
   staticExportCron?: string;
   staticExportDomain?: string;
   staticExportValues?: string;
@@ -41,6 +43,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
     .option('--run-now', 'also run once at start')
     .option('--report <file>', 'after each sync, rewrite this HTML report (last 30 days, every project; atomically)')
+    .option('--report-dir <dir>', 'after each sync, rewrite one HTML report per project in this folder (<project id>.html, last 30 days in its zone)')
     .option('--static-export-cron <expr>', 'also run a static export on this cron (needs --static-export-domain)')
     .option('--static-export-domain <host>', 'domain of the scheduled static export')
     .option('--static-export-values <file>', 'Helm values file refreshed by each scheduled static export')
@@ -57,6 +60,9 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       const ops = resolveOpsSettings(flags, ctx.env);
       if (ops.metricsFile) checkMetricsFile(ops.metricsFile);
       const hooks = createOpsHooks({ clock: systemClock, logger: ctx.logger }, cfg, ops);
+      // Refused now, not at every tick: one report cannot sum days of different zones.
+      if (flags.report !== undefined) checkOneZone(cfg.projects.map((p) => ({ projectId: p.projectId, timezone: p.timezone ?? 'UTC' })));
+      if (flags.reportDir !== undefined && !flags.reportDir.trim()) throw new UsageError('--report-dir is empty: give a folder such as state/reports');
       // What the run in flight has to say for its line (runs never overlap, so one list).
       let notes: string[] = [];
       const jobs: ScheduledJob[] = [{
@@ -88,6 +94,18 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             }
           }
           await hooks.afterRun();
+          if (flags.reportDir && r.exitCode !== 1 && !signal.aborted) {
+            const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
+            try {
+              const projects = cfg.projects.map((p) => ({ projectId: p.projectId, timezone: p.timezone ?? 'UTC' }));
+              const now = systemClock.now();
+              for (const o of await writeProjectReports(wh.conn, flags.reportDir, projects, { sinceMs: 30 * 86_400_000, now, generator: 'docs-etl schedule' })) {
+                ctx.stdout.write(`${now.toISOString()} ${'written' in o ? reportSummary(o.written) : `report of ${o.projectId} not written: ${o.error}`}\n`);
+              }
+            } finally {
+              wh.close();
+            }
+          }
           return r.exitCode;
         },
       }];

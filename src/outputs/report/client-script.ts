@@ -90,9 +90,12 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       title: function (d) { return d.day + ': not loaded'; } });
   };
   var categories = data.categoryOrder;
+  // Today (the period's last day) is partial in the category charts too: faint, titled 'so far'.
   var byCategory = data.categoryDaily.map(function (d) {
-    return { day: d.day, date: day(d.day), category: d.category, turns: d.turns, unanswered: d.unanswered, rate: share(d.unanswered, d.turns) };
+    return { day: d.day, date: day(d.day), category: d.category, turns: d.turns, unanswered: d.unanswered, rate: share(d.unanswered, d.turns),
+      state: d.day === data.period.to ? 'partial' : 'full' };
   });
+  var partialOpacity = function (d) { return d.state === 'partial' ? 0.35 : 1; };
 
   mount('daily-volume', function (width) {
     return Plot.plot({
@@ -136,8 +139,8 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       color: { type: 'linear', scheme: 'reds', domain: [0, Math.max(0.05, d3.max(byCategory, function (d) { return d.rate; }) || 0)],
         legend: true, label: 'unanswered rate', tickFormat: '.0%' },
       marks: [
-        Plot.barX(byCategory, { x: 'date', interval: 'day', y: 'category', fill: 'rate', inset: 0.5,
-          title: function (d) { return d.category + ', ' + d.day + ': ' + fmtRate(d.rate) + ' (' + fmtCount(d.unanswered) + ' of ' + fmtCount(d.turns) + ')'; }, tip: true })
+        Plot.barX(byCategory, { x: 'date', interval: 'day', y: 'category', fill: 'rate', fillOpacity: partialOpacity, inset: 0.5,
+          title: function (d) { return d.category + ', ' + d.day + ': ' + fmtRate(d.rate) + ' (' + fmtCount(d.unanswered) + ' of ' + fmtCount(d.turns) + ')' + suffix(d); }, tip: true })
       ]
     });
   });
@@ -149,8 +152,8 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       y: { label: 'turns per day', grid: true },
       color: { domain: categories, scheme: 'tableau10', legend: true },
       marks: [
-        Plot.rectY(byCategory, { x: 'date', interval: 'day', y: 'turns', fill: 'category', order: categories, inset: 0.5,
-          title: function (d) { return d.category + ', ' + d.day + ': ' + fmtCount(d.turns) + ' turns'; }, tip: true }),
+        Plot.rectY(byCategory, { x: 'date', interval: 'day', y: 'turns', fill: 'category', fillOpacity: partialOpacity, order: categories, inset: 0.5,
+          title: function (d) { return d.category + ', ' + d.day + ': ' + fmtCount(d.turns) + ' turns' + suffix(d); }, tip: true }),
         Plot.ruleY([0])
       ]
     });

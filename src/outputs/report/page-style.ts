@@ -28,6 +28,10 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+td { overflow-wrap: anywhere; }  /* long paths, URLs and words wrap: a table fits a 1400 px window */
+td code { overflow-wrap: anywhere; word-break: break-word; }
+table[data-table="page-gaps"] th, table[data-table="page-gaps"] td { padding: 4px 4px; font-size: 11px; }
+th { overflow-wrap: break-word; }
 td.num, th[data-type="number"] { text-align: right; white-space: nowrap; }
 tbody tr:last-child td { border-bottom: none; }
 tbody tr:hover { background: var(--panel); }

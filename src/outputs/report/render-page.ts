@@ -7,7 +7,7 @@ import { html, raw, scriptJson, type Html } from './html.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { PAGE_STYLE } from './page-style.js';
 import { periodLabel, renderEmptyState, renderHeadline } from './render-headline.js';
-import { renderCoverage } from './render-coverage.js';
+import { comparisonGap, renderCoverage } from './render-coverage.js';
 import { dailySeries, dailyTable } from './daily-series.js';
 import { renderFreshness, renderStaleBanner } from './render-freshness.js';
 import { pageGapsTable } from './render-page-gaps.js';
@@ -59,7 +59,7 @@ function categoryCharts(d: ReportData, p: ReportPeriod): Html {
     html`<div class="charts"><figure class="chart" data-chart="category-rate"><figcaption>Unanswered rate per category and day</figcaption></figure>
 <figure class="chart" data-chart="category-volume"><figcaption>Turns per category and day</figcaption></figure></div>
 <h3>Per category, against the period before</h3>
-${categoriesTable(d.categories)}`);
+${categoriesTable(d.categories, comparisonGap(d, p))}`);
 }
 
 export function renderPage(input: PageInput): string {

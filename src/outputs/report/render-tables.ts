@@ -16,19 +16,29 @@ function projectColumn<T extends { projectId: string }>(d: ReportData): Column<T
   return d.projects.length > 1 ? [{ label: 'Project', cell: (r) => r.projectId }] : [];
 }
 
-export function categoriesTable(rows: CategoryRow[]): Html {
+/**
+ * Per category, with the period before beside it. `noComparison` (render-coverage.ts's reason, as
+ * in the headline) replaces the "before" and change columns with "not loaded": the headline's rule
+ * for every comparison, never a change against a period that was not loaded in full.
+ */
+export function categoriesTable(rows: CategoryRow[], noComparison: string | null = null): Html {
+  const before = (r: CategoryRow) => (noComparison === null ? rate(r.previousUnanswered, r.previousTurns) : null);
+  const notLoaded = html`<span class="not-loaded" title="${noComparison ?? ''}">not loaded</span>`;
   const cols: Column<CategoryRow>[] = [
     { label: 'Category', cell: (r) => r.category },
     { label: 'Turns', cell: (r) => count(r.turns), sortKey: (r) => r.turns },
     { label: 'Unanswered', cell: (r) => count(r.unanswered), sortKey: (r) => r.unanswered },
     { label: 'Unanswered rate', cell: (r) => percent(r.unanswered, r.turns), sortKey: (r) => rate(r.unanswered, r.turns) },
-    { label: 'Rate before', cell: (r) => percent(r.previousUnanswered, r.previousTurns), sortKey: (r) => rate(r.previousUnanswered, r.previousTurns), help: 'in the period before' },
     {
-      label: 'Change', help: 'percentage points against the period before',
-      cell: (r) => pointChange(rate(r.unanswered, r.turns), rate(r.previousUnanswered, r.previousTurns)),
+      label: 'Rate before', sortKey: before, help: noComparison ?? 'in the period before',
+      cell: (r) => (noComparison === null ? percent(r.previousUnanswered, r.previousTurns) : notLoaded),
+    },
+    {
+      label: 'Change', help: noComparison ?? 'percentage points against the period before',
+      cell: (r) => (noComparison === null ? pointChange(rate(r.unanswered, r.turns), before(r)) : notLoaded),
       sortKey: (r) => {
         const a = rate(r.unanswered, r.turns);
-        const b = rate(r.previousUnanswered, r.previousTurns);
+        const b = before(r);
         return a === null || b === null ? null : a - b;
       },
     },

@@ -90,8 +90,8 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
     if (ended === 'deadline') {
       return new RequestDeadlineError(`no complete response within the request deadline of ${formatDuration(deadlineMs)} (connect, headers and body)`, status);
     }
-    if (ended === 'cancelled') return new StoppedError('stopped: the request in flight was cancelled');
-    if (ended === 'grace') return new StoppedError(`stopped: the request in flight did not finish within ${formatDuration(graceMs)} of the stop request`);
+    if (ended === 'cancelled') return new StoppedError('stopped on request: the request in flight was cancelled');
+    if (ended === 'grace') return new StoppedError(`stopped on request: the request in flight did not finish within ${formatDuration(graceMs)} of the stop request`);
     return new RetriableError(`${what}: ${serverText(networkReason(err), secrets)}`, status);
   };
   try {

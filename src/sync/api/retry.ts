@@ -55,7 +55,7 @@ export async function withRetries<T>(fn: (attempt: number) => Promise<T>, ctx: R
 
 /** Sleeps on the injected clock; an abort (SIGTERM/SIGINT) ends the wait with StoppedError. */
 export async function sleepOrStop(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) throw new StoppedError('stopped');
+  if (signal?.aborted) throw new StoppedError('stopped on request');
   await clock.sleep(ms, signal);
-  if (signal?.aborted) throw new StoppedError('stopped');
+  if (signal?.aborted) throw new StoppedError('stopped on request');
 }

@@ -69,7 +69,7 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
       if ('error' in got) {
         if (got.error instanceof RetriesExhaustedError) return { kind: 'too-large', pages: landed, error: got.error };
         // A read-ahead that failed after a stop request: the run stops at its last checkpoint.
-        if (deps.signal?.aborted && !(got.error instanceof StoppedError)) throw new StoppedError('stopped at a checkpoint on request');
+        if (deps.signal?.aborted && !(got.error instanceof StoppedError)) throw new StoppedError('stopped on request at a checkpoint');
         throw got.error;
       }
       if (got.result.done) return { kind: 'complete', pages: landed, records };
@@ -84,7 +84,7 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
       landed++;
       records += page.records.length;
       if (pause) return { kind: 'paused', pages: landed, records };
-      if (!page.next.complete && !more) throw new StoppedError('stopped at a checkpoint on request');
+      if (!page.next.complete && !more) throw new StoppedError('stopped on request at a checkpoint');
     }
   } finally {
     readAhead.abort();

@@ -209,7 +209,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     const cut = summary.windows.some((w) => !w.complete) || pending.has(k);
     if (halt && cut) {
       summary.status = halt;
-      summary.error = messageOf(haltError ?? 'stopped at a checkpoint on request');
+      summary.error = messageOf(haltError ?? 'stopped on request at a checkpoint');
       summary.cause = haltError;
     } else summary.status = 'succeeded';
   }

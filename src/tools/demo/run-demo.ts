@@ -61,7 +61,11 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       say(formatTable(await q('demo/top-unanswered.sql')));
       say('\npages to improve: unanswered turns, thumbs down and traffic per page (view page_gaps)');
       say(formatTable(await q('demo/page-gaps.sql')));
-      say(`\nwarehouse: ${opts.warehouse} (read snapshot for readers: ${wh.path})\nquery it: npx docs-etl query --warehouse ${opts.warehouse} "SELECT * FROM category_breakdown"`);
+      say(pageGapsCaveat((await q('demo/page-gaps-coverage.sql'))[0]));
+      // The demo's snapshot sits beside its warehouse (demo-files.ts), not where `query` looks by
+      // default (read/ beside the warehouse): the command names it, so it runs as printed.
+      say(`\nwarehouse: ${opts.warehouse} (read snapshot for readers: ${wh.path})\n` +
+        `query it: DOCS_ETL_READ_PATH=${shellWord(wh.path)} npx docs-etl query --warehouse ${shellWord(opts.warehouse)} "SELECT * FROM category_breakdown"`);
       const report = await writeReport(wh.conn, files.report, { sinceMs: 30 * 86_400_000, now: clock.now(), generator: 'docs-etl demo' });
       say(`report (last 30 days, open it in a browser): ${report.path}`);
     } finally {
@@ -71,4 +75,17 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   } finally {
     await sandbox.close();
   }
+}
+
+/** A path as one shell word: as is when plain, else single-quoted. */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+/** The coverage the page list rests on: sums over the days each source is loaded, not a full period. */
+function pageGapsCaveat(c: Record<string, unknown> | undefined): string {
+  const d = (k: string) => Number(c?.[k] ?? 0);
+  return `coverage: of ${d('period_days')} day(s), turns are loaded on ${d('turns')}, thumbs on ${d('thumbs')}, views on ${d('views')}, ` +
+    `visitors on ${d('visitors')}: each column counts only its own source's loaded days, so compare pages within a column, ` +
+    'not across columns; a page in no export is not listed (page_gaps in docs/tables.md)';
 }
