@@ -88,6 +88,8 @@ export interface QuestionFeatures {
   language: string;
   /** Feature → count: 'w:stem' for words, 'c:abc' for character trigrams of stems. */
   terms: Map<string, number>;
+  /** 'w:stem' → the first word of the question it came from (labels show words, not stems). */
+  surface: Map<string, string>;
 }
 
 /** Removes accents after stemming, so "Prüfung" and "Prufung" share their trigrams. */
@@ -100,13 +102,15 @@ export function questionFeatures(text: string): QuestionFeatures {
   const stop = lang?.stop ?? ANY_STOP;
   const stem = lang?.stem ?? stemEn;
   const terms = new Map<string, number>();
+  const surface = new Map<string, string>();
   const add = (k: string) => terms.set(k, (terms.get(k) ?? 0) + 1);
   for (const w of ws) {
     if (stop.has(w)) continue;
     const s = fold(/^\p{Script=Latin}+$/u.test(w) ? stem(w) : w);
     add(`w:${s}`);
+    if (!surface.has(`w:${s}`)) surface.set(`w:${s}`, w);
     const padded = `^${s}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`);
   }
-  return { language, terms };
+  return { language, terms, surface };
 }
