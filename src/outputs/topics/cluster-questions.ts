@@ -12,10 +12,11 @@
 //      alike merge (merge-topics.ts): two phrasings sharing one distinctive word that every
 //      question of both uses ("SSO with Okta", "Okta SAML login") are one topic.
 //   4. A topic's language is the first known language among its members; a question of another
-//      known language never joins it (undetermined questions, e.g. "okta sso", join any).
+//      known language never joins it; undetermined questions ("okta sso") join only undetermined
+//      topics or those of the project's main language (sameTopicLanguage).
 // Memory: every question's features in two flat typed arrays, centroids cut to CENTROID_TERMS terms.
 import { applyMerge, mergeProfiles } from './merge-topics.js';
-import { questionFeatures, UNDETERMINED } from './question-features.js';
+import { questionFeatures, sameTopicLanguage, UNDETERMINED } from './question-features.js';
 
 export interface Question {
   text: string;
@@ -180,7 +181,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     const v = vector(i);
     const lang = langs[i]!;
     const again = resumed.get(prev(i));
-    if (again !== undefined) {
+    if (again !== undefined && sameTopicLanguage(topics[again]!.language, lang, dominant)) {
       const c = centroids[again]!;
       let dot = 0;
       for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
@@ -195,7 +196,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     const top = heaviest(v);
     const seen = new Set<number>();
     // An undetermined question ("okta sso") joins a topic of the most used language when one is
-    // similar enough, else the most similar of any language.
+    // similar enough, else an undetermined one (never a third language's: sameTopicLanguage).
     let best = -1;
     let bestSim = opts.threshold;
     let bestDot = 0;
@@ -207,7 +208,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
         if (seen.has(t) || seen.size >= MAX_CANDIDATES) continue;
         seen.add(t);
         const tl = topics[t]!.language;
-        if (tl !== UNDETERMINED && lang !== UNDETERMINED && tl !== lang) continue;
+        if (!sameTopicLanguage(tl, lang, dominant)) continue;
         const c = centroids[t]!;
         let dot = 0;
         for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
@@ -231,13 +232,13 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     addToCentroid(centroids[best]!, v.ids, v.weights, bestDot);
     index(best, top);
   }
-  const first = mergeTopics(topicOf, topics, centroids, opts.mergeThreshold);
-  const merged = mergeByWords(first, raw, langs, isChar, idf, opts.profileThreshold);
+  const first = mergeTopics(topicOf, topics, centroids, opts.mergeThreshold, dominant);
+  const merged = mergeByWords(first, raw, langs, isChar, idf, opts.profileThreshold, dominant);
   return { ...merged, model: { names, langs, dfByLang, vector } };
 }
 
 /** The word-profile merge (merge-topics.ts) over a clustering. */
-function mergeByWords(c: Omit<Clustering, 'model'>, raw: (i: number) => { ids: Int32Array }, langs: string[], isChar: boolean[], idf: (lang: string, id: number) => number, threshold: number): Omit<Clustering, 'model'> {
+function mergeByWords(c: Omit<Clustering, 'model'>, raw: (i: number) => { ids: Int32Array }, langs: string[], isChar: boolean[], idf: (lang: string, id: number) => number, threshold: number, main: string): Omit<Clustering, 'model'> {
   const profiles = c.topics.map((t) => {
     const m = new Map<number, number>();
     for (const i of t.members) for (const id of raw(i).ids) if (!isChar[id]) m.set(id, (m.get(id) ?? 0) + 1);
@@ -249,7 +250,7 @@ function mergeByWords(c: Omit<Clustering, 'model'>, raw: (i: number) => { ids: I
     return m;
   });
   const languages = c.topics.map((t) => t.language);
-  const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length) }, threshold);
+  const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length), main }, threshold);
   return applyMerge(c.topicOf, c.topics, merge, languages);
 }
 
@@ -270,13 +271,14 @@ interface Centroid {
  * (the same search as the word-profile pass, over centroids). A kept topic's centroid stays as
  * it is: its index entries keep describing it.
  */
-function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number): Omit<Clustering, 'model'> {
+function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number, main: string): Omit<Clustering, 'model'> {
   const languages = topics.map((t) => t.language);
   const merge = mergeProfiles({
     profiles: centroids.map((c) => c.terms),
     norms: centroids.map((c) => Math.sqrt(c.norm2)),
     languages,
     sizes: topics.map((t) => t.members.length),
+    main,
   }, threshold, { topFeatures: TOP_FEATURES, maxCandidates: MAX_CANDIDATES });
   return applyMerge(topicOf, topics, merge, languages);
 }
