@@ -16,7 +16,7 @@ import type { BenchArgs } from './bench-args.js';
 
 const CHILD = fileURLToPath(new URL('./topics-child.js', import.meta.url));
 const HOUR_MS = 3_600_000;
-const HOURS = 3;
+const HOURS = 2;
 /** An hour of 100,000 turns a day, every one unanswered (the worst case for the step). */
 const HOURLY_TURNS = Math.round(100_000 / 24);
 

@@ -15,8 +15,8 @@ import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js'
 const BATCH = 2000;
 /** A question's heaviest terms where its candidate topics are looked up. */
 const CANDIDATE_TERMS = 8;
-/** A term used by more than this share of a language's questions finds no candidates (too common). */
-const COMMON_SHARE = 0.02;
+/** A word used by more than this share of a language's questions finds no candidates (too common). */
+const COMMON_SHARE = 0.01;
 
 export interface PlaceResult {
   questions: number;
@@ -53,12 +53,13 @@ export async function placeNewQuestions(
   await conn.run('CREATE OR REPLACE TEMP TABLE new_topics (topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive_terms VARCHAR[])');
   await conn.run('CREATE OR REPLACE TEMP TABLE new_q (topic_id VARCHAR, question VARCHAR, n BIGINT, example VARCHAR)');
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
+  const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
     const feats = rows.map((r) => questionFeatures(r.question));
     const vecs = await vectors(conn, run, projectId, feats);
-    const nearest = await nearestTopics(conn, run, projectId, vecs, opts.threshold);
+    const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
     const newQ: { topic: string; r: NewQuestion }[] = [];
     rows.forEach((r, i) => {
@@ -123,12 +124,13 @@ async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feat
 }
 
 /** The nearest topic of each question of the batch (index → topic, cosine) at or over the threshold. */
-async function nearestTopics(conn: DuckDBConnection, run: Run, projectId: string, vecs: readonly Vec[], threshold: number): Promise<Map<number, { topic: string; sim: number }>> {
+async function nearestTopics(conn: DuckDBConnection, run: Run, params: { project: string; threshold: number; main: string }, vecs: readonly Vec[]): Promise<Map<number, { topic: string; sim: number }>> {
   await conn.run('CREATE OR REPLACE TEMP TABLE q_vec (qi INTEGER, language VARCHAR, term VARCHAR, weight DOUBLE, cand BOOLEAN)');
   const app = await conn.createAppender('q_vec');
   vecs.forEach((v, i) => {
     const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
-    const cand = new Set(order.filter((k) => !v.common[k]).slice(0, CANDIDATE_TERMS));
+    // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
+    const cand = new Set(order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS));
     v.terms.forEach((t, k) => {
       app.appendInteger(i);
       app.appendVarchar(v.language);
@@ -140,7 +142,7 @@ async function nearestTopics(conn: DuckDBConnection, run: Run, projectId: string
   });
   app.closeSync();
   const out = new Map<number, { topic: string; sim: number }>();
-  for (const r of await run(sqlFile('topics/nearest-topic.sql'), { project: projectId, threshold })) out.set(Number(r.qi), { topic: String(r.topic_id), sim: Number(r.sim) });
+  for (const r of await run(sqlFile('topics/nearest-topic.sql'), params)) out.set(Number(r.qi), { topic: String(r.topic_id), sim: Number(r.sim) });
   return out;
 }
 

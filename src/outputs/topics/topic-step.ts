@@ -117,7 +117,9 @@ export async function runTopicStep(
   await conn.run('SET preserve_insertion_order = false');
   try {
     if (!force && !(await needsFull(conn, projectId, now))) {
-      const r = await inTransaction(conn, () => placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, sample));
+      // Not one transaction: DuckDB keeps a transaction's changes in memory. Each batch's placements are
+      // written as it goes; a step that fails leaves its turns no member, placed again next run.
+      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, sample);
       const turns = Number((await all(conn, 'member-count', { project: projectId }))[0]!.turns);
       return await record({ ...base, status: 'computed', mode: 'incremental', turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics: await topicCount() });
     }
@@ -177,15 +179,15 @@ export async function runTopicStep(
     idApp.closeSync();
     sample();
 
-    const tail = await inTransaction(conn, async () => {
+    await inTransaction(conn, async () => {
       await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
       await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
       await conn.run(...statement('write-members', { project: projectId }));
       await runScript(conn, 'write-topics', weekParams);
       await saveTopicState(conn, projectId, now, clustering, descriptions);
-      // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
-      return placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - questions.length), false, sample);
     });
+    // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
+    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - questions.length), false, sample);
     return await record({
       ...base, status: 'computed', mode: 'full', turns: Number(counts.turns), questions: questions.length + tail.questions,
       questionsSkipped: Number(counts.questions) - questions.length - tail.questions, topics: await topicCount(), topicsKeptId: ids.kept,
