@@ -7,7 +7,7 @@ WITH cand AS (
   SELECT v.qi, t.topic_id, sum(v.weight * t.weight) AS partial
   FROM q_vec v JOIN gap_topic_terms t ON t.project_id = $project AND t.term = v.term
   WHERE v.cand AND (t.language = v.language OR (v.language = 'und' AND t.language = $main) OR (t.language = 'und' AND v.language = $main))
-  GROUP BY ALL
+  GROUP BY v.qi, t.topic_id
   QUALIFY row_number() OVER (PARTITION BY v.qi ORDER BY partial DESC, t.topic_id) <= 24
 ), scored AS (
   SELECT c.qi, c.topic_id, sum(v.weight * t.weight) AS sim
