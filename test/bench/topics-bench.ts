@@ -1,19 +1,28 @@
-// `npm run bench -- --scenario topics [--turns 100k,1m]`: the cost of the topic step (docs/topics.md)
-// at each number of unanswered turns in the period: its time and the peak resident set of the
-// process that runs it (VmHWM of a fresh child: DuckDB, the distinct questions, the clustering),
-// then the time of a step that finds nothing changed. Prints a table, then one JSON line.
+// `npm run bench -- --scenario topics [--topic-turns 100k,1m]` (docs/topics.md, issue 37): the cost of
+// the topic step with distinct questions (as in real traffic), each step in a fresh child started
+// with the launcher's memory settings (node-flags.ts), its peak resident set VmHWM:
+//   1. the full re-clustering of a period of N unanswered turns (as `docs-etl topics --rebuild`,
+//      and a sync's first step of a UTC day), then a step with nothing changed;
+//   2. HOURS hourly steps, each after an hour of traffic at 100,000 turns a day (4,167 unanswered
+//      turns, nearly all distinct questions): the incremental step a sync runs every hour.
+// Prints a table, then one JSON line.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEMORY_ENV, MEMORY_FLAGS } from '../../src/core/node-flags.js';
 import type { BenchArgs } from './bench-args.js';
 
 const CHILD = fileURLToPath(new URL('./topics-child.js', import.meta.url));
+const HOUR_MS = 3_600_000;
+const HOURS = 2;
+/** An hour of 100,000 turns a day, every one unanswered (the worst case for the step). */
+const HOURLY_TURNS = Math.round(100_000 / 24);
 
 function child(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [...MEMORY_FLAGS, CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...MEMORY_ENV } });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -23,34 +32,42 @@ function child(args: string[]): Promise<Record<string, unknown>> {
   });
 }
 
+interface Step { mode: string; questions: number; questionsSkipped: number; topics: number; durationMs: number }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 export async function topicsBench(args: BenchArgs): Promise<void> {
-  const now = Date.parse('2026-06-01T00:00:00Z');
+  const start = Date.parse('2026-06-01T00:00:00Z');
   const results = [];
   for (const turns of args.topicTurns) {
     const dir = mkdtempSync(join(tmpdir(), 'docs-etl-topics-bench-'));
     try {
-      const genStarted = performance.now();
-      await child(['gen', dir, String(turns), String(args.seed), String(now)]);
-      const genMs = performance.now() - genStarted;
-      const r = await child(['step', dir, String(now)]) as {
-        first: { questions: number; questionsSkipped: number; topics: number; durationMs: number; peakRssBytes: number };
-        again: { durationMs: number; status: string }; rssBeforeKb: number; hwmKb: number;
-      };
+      await child(['gen', dir, String(turns), String(args.seed), String(start)]);
+      const full = await child(['step', dir, String(start)]) as { first: Step; again: { durationMs: number }; hwmKb: number };
+      const hours: { step: Step; hwmKb: number }[] = [];
+      for (let h = 1; h <= HOURS; h++) {
+        const now = start + h * HOUR_MS;
+        await child(['gen', dir, String(HOURLY_TURNS), String(args.seed + h), String(now), String(HOUR_MS)]);
+        hours.push(await child(['hour', dir, String(now)]) as { step: Step; hwmKb: number });
+      }
       results.push({
-        turns, questions: r.first.questions, questionsSkipped: r.first.questionsSkipped, topics: r.first.topics,
-        stepSeconds: r.first.durationMs / 1000, stepSampledPeakRssMb: r.first.peakRssBytes / 1048576, processPeakRssMb: r.hwmKb / 1024,
-        unchangedMs: r.again.durationMs, generateSeconds: genMs / 1000,
+        turns, full: { ...full.first, peakRssMb: full.hwmKb / 1024, unchangedMs: full.again.durationMs },
+        hourly: hours.map((x) => ({ ...x.step, peakRssMb: x.hwmKb / 1024 })),
+        hourlyMedianSeconds: median(hours.map((x) => x.step.durationMs)) / 1000, hourlyMaxPeakRssMb: Math.max(...hours.map((x) => x.hwmKb / 1024)),
       });
     } finally {
       if (!args.keep) rmSync(dir, { recursive: true, force: true });
     }
   }
   const line = (cells: (string | number)[]) => cells.map((c, i) => String(c).padStart(i ? 12 : 10)).join(' ');
-  process.stdout.write(`topic step (from nothing, default settings: maxQuestions 200,000; DuckDB 128MB, 2 threads)\n`);
-  process.stdout.write(`${line(['turns', 'questions', 'over cap', 'topics', 'step s', 'peak RSS MB', 'unchanged ms'])}\n`);
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  process.stdout.write(`topic step, distinct questions (launcher's memory settings; DuckDB 128MB, 2 threads; maxQuestions 200,000)\n`);
+  process.stdout.write(`${line(['turns', 'step', 'questions', 'over cap', 'topics', 'seconds', 'peak RSS MB'])}\n`);
   for (const r of results) {
-    process.stdout.write(`${line([r.turns.toLocaleString('en-US'), r.questions.toLocaleString('en-US'), r.questionsSkipped.toLocaleString('en-US'),
-      r.topics.toLocaleString('en-US'), r.stepSeconds.toFixed(1), r.processPeakRssMb.toFixed(0), r.unchangedMs.toFixed(0)])}\n`);
+    process.stdout.write(`${line([fmt(r.turns), 'full', fmt(r.full.questions), fmt(r.full.questionsSkipped), fmt(r.full.topics), (r.full.durationMs / 1000).toFixed(1), r.full.peakRssMb.toFixed(0)])}\n`);
+    for (const h of r.hourly) {
+      process.stdout.write(`${line([`+${fmt(HOURLY_TURNS)}`, h.mode, fmt(h.questions), fmt(h.questionsSkipped), fmt(h.topics), (h.durationMs / 1000).toFixed(2), h.peakRssMb.toFixed(0)])}\n`);
+    }
   }
-  process.stdout.write(`${JSON.stringify({ scenario: 'topics', results })}\n`);
+  process.stdout.write(`${JSON.stringify({ scenario: 'topics', hourlyTurns: HOURLY_TURNS, results })}\n`);
 }

@@ -1,6 +1,8 @@
-// A child of the topic bench: `gen DIR TURNS SEED NOW` writes the warehouse; `step DIR NOW` runs the
-// topic step once from nothing (as `docs-etl topics --rebuild`), then once more with nothing
-// changed, in a fresh process so VmHWM is the step's own peak. Prints one JSON line.
+// A child of the topic bench: `gen DIR TURNS SEED NOW [SPAN_MS]` appends unanswered turns to the
+// warehouse; `step DIR NOW` runs the topic step once from nothing (the full re-clustering, as
+// `docs-etl topics --rebuild`), then once more with nothing changed; `hour DIR NOW` runs the step a
+// sync runs (incremental when a full re-clustering of the day exists). Each in a fresh process
+// started with the launcher's memory settings, so VmHWM is the step's own peak. One JSON line.
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/logger.js';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
@@ -14,10 +16,10 @@ export const BENCH_PROJECT = 'bench';
 const [mode, dir, ...rest] = process.argv.slice(2);
 const path = join(dir!, 'topics.duckdb');
 if (mode === 'gen') {
-  const [turns, seed, now] = rest.map(Number);
+  const [turns, seed, now, span] = rest.map(Number);
   const wh = await openWarehouse(path);
   try {
-    await writeUnansweredTurns(wh.conn, BENCH_PROJECT, turns!, seed!, now!);
+    await writeUnansweredTurns(wh.conn, BENCH_PROJECT, turns!, seed!, now!, span || undefined);
   } finally {
     wh.close();
   }
@@ -29,9 +31,15 @@ if (mode === 'gen') {
   // The writer's bounds of a sync (128MB, 2 threads).
   const wh = await openWarehouse(path, { memoryLimit: '128MB', threads: 2 });
   try {
-    const first = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS, true);
-    const again = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS);
-    process.stdout.write(`${JSON.stringify({ first, again, rssBeforeKb: before?.rssKb ?? null, hwmKb: procMemory()?.hwmKb ?? null })}\n`);
+    if (mode === 'hour') {
+      const step = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS);
+      process.stdout.write(`${JSON.stringify({ step, rssBeforeKb: before?.rssKb ?? null, hwmKb: procMemory()?.hwmKb ?? null })}\n`);
+    } else {
+      const first = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS, true);
+      const hwmKb = procMemory()?.hwmKb ?? null;
+      const again = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS);
+      process.stdout.write(`${JSON.stringify({ first, again, rssBeforeKb: before?.rssKb ?? null, hwmKb })}\n`);
+    }
   } finally {
     wh.close();
   }

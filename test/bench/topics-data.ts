@@ -1,7 +1,8 @@
 // Unanswered turns for the topic bench, written straight into a warehouse (no sync: the bench
-// measures the topic step alone). Half are the sandbox's gap questions (some with one more typo),
-// half a long tail of other topics: an English question shape about two of 20,000 made-up terms,
-// so the distinct questions grow with the turns as in real traffic. Seeded: the same data each run.
+// measures the topic step alone). 5% are the sandbox's gap questions (some with one more typo), the
+// rest distinct questions as in real traffic (issue 37): a question shape about three of 50,000
+// made-up terms and a number, so nearly every turn asks a question no other turn asked (a few terms
+// are asked far more often, so topics still form). Seeded: the same data each run.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DOCS_PAGES } from '../../src/tools/sandbox/corpus.js';
 import { makeGapQuestion, questionForm, typo } from '../../src/tools/sandbox/gap-questions.js';
@@ -13,25 +14,28 @@ function term(rng: Rng): string {
   return Array.from({ length: int(rng, 2, 4) }, () => pick(rng, SYLLABLES)).join('');
 }
 
-/** Appends `turns` unanswered turns of project `projectId` over the 90 days before `nowMs`. */
-export async function writeUnansweredTurns(conn: DuckDBConnection, projectId: string, turns: number, seed: number, nowMs: number): Promise<void> {
+/** Appends `turns` unanswered turns of project `projectId` over the `spanMs` (90 days) before `nowMs`. */
+export async function writeUnansweredTurns(
+  conn: DuckDBConnection, projectId: string, turns: number, seed: number, nowMs: number, spanMs = 89 * 86_400_000,
+): Promise<void> {
   const rng = mulberry32(seed);
-  const vocabulary = Array.from({ length: 20_000 }, () => term(rng));
+  const vocabulary = Array.from({ length: 50_000 }, () => term(rng));
   await conn.run('CREATE OR REPLACE TEMP TABLE bench_turns (id VARCHAR, ts BIGINT, query VARCHAR, page_path VARCHAR)');
   const app = await conn.createAppender('bench_turns');
   for (let i = 0; i < turns; i++) {
     let q: string;
-    if (rng() < 0.5) {
+    if (rng() < 0.05) {
       q = makeGapQuestion(rng);
       if (rng() < 0.3) q = typo(q, int(rng, 0, 2));
     } else {
       // Zipf-like: the first terms of the vocabulary are asked far more often than the last.
       const a = vocabulary[Math.floor(vocabulary.length * rng() ** 3)]!;
       const b = vocabulary[Math.floor(vocabulary.length * rng())]!;
-      q = questionForm(rng).replace('{s}', `the ${a} ${b} setting`);
+      const c = vocabulary[Math.floor(vocabulary.length * rng())]!;
+      q = questionForm(rng).replace('{s}', `the ${a} ${b} ${c} setting ${int(rng, 1, 999)}`);
     }
-    app.appendVarchar(`conv-${Math.floor(i / 2)}`);
-    app.appendBigInt(BigInt(nowMs - Math.floor(rng() * 89 * 86_400_000) - i));
+    app.appendVarchar(`conv-${seed}-${Math.floor(i / 2)}`);
+    app.appendBigInt(BigInt(nowMs - 1 - Math.floor(rng() * spanMs)));
     app.appendVarchar(q);
     app.appendVarchar(`/${pick(rng, DOCS_PAGES).path}`);
     app.endRow();

@@ -140,9 +140,17 @@ describe('gap topics', () => {
       const before = await c.runAndReadAll('SELECT conversation_id, occurred_at, topic_id FROM gap_topic_members');
       const ids1 = new Map(before.getRowObjectsJS().map((r) => [`${String(r.conversation_id)}|${(r.occurred_at as Date).getTime()}`, String(r.topic_id)]));
       await c.run('INSERT INTO conversations SELECT * FROM held');
-      clock.advance(3_600_000);
+      clock.advance(60_000);
       const second = await runTopicStep({ clock, logger: silentLogger }, c, PROJECT, DEFAULT_TOPIC_SETTINGS);
       expect(second.status).toBe('computed');
+      // The hourly path: only the new questions placed (the full re-clustering was made today).
+      expect(first.mode).toBe('full');
+      expect(second.mode).toBe('incremental');
+      expect(second.questions).toBeLessThan(first.questions);
+      // Every unanswered turn is a member again, each once.
+      const counts = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM conversations WHERE resolution_status = 'unanswered') AS u,
+        (SELECT count(*) FROM gap_topic_members) AS m, (SELECT count(DISTINCT (conversation_id, occurred_at)) FROM gap_topic_members) AS d`)).getRowObjectsJS()[0]!;
+      expect([Number(counts.m), Number(counts.d)]).toEqual([Number(counts.u), Number(counts.u)]);
       expect(second.turns).toBeGreaterThan(first.turns * 1.05);
       const after = (await c.runAndReadAll('SELECT conversation_id, occurred_at, topic_id FROM gap_topic_members')).getRowObjectsJS();
       let same = 0;

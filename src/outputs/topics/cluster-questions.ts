@@ -12,10 +12,11 @@
 //      alike merge (merge-topics.ts): two phrasings sharing one distinctive word that every
 //      question of both uses ("SSO with Okta", "Okta SAML login") are one topic.
 //   4. A topic's language is the first known language among its members; a question of another
-//      known language never joins it (undetermined questions, e.g. "okta sso", join any).
+//      known language never joins it; undetermined questions ("okta sso") join only undetermined
+//      topics or those of the project's main language (sameTopicLanguage).
 // Memory: every question's features in two flat typed arrays, centroids cut to CENTROID_TERMS terms.
 import { applyMerge, mergeProfiles } from './merge-topics.js';
-import { questionFeatures, UNDETERMINED } from './question-features.js';
+import { questionFeatures, sameTopicLanguage, UNDETERMINED } from './question-features.js';
 
 export interface Question {
   text: string;
@@ -55,9 +56,31 @@ export interface Clustering {
   topicOf: Int32Array;
   /** Per topic: its question indexes (first = the leader, the most asked) and its language. */
   topics: { members: number[]; language: string }[];
+  /** The features the questions were compared by (topic-representation.ts reads them). */
+  model: FeatureModel;
 }
 
-interface Vector {
+/** The questions' features: term names, languages, per-language document frequencies. */
+export interface FeatureModel {
+  /** Feature id → 'w:stem' | 'c:abc'. */
+  names: string[];
+  langs: string[];
+  dfByLang: Map<string, { n: number; df: Map<number, number> }>;
+  /** Question i's unit TF-IDF vector. */
+  vector: (i: number) => Vector;
+}
+
+/** A feature's IDF in a language: log(1 + questions / df), character trigrams CHAR_WEIGHT of that. */
+export function idfOf(n: number, df: number, term: string): number {
+  return Math.log(1 + n / Math.max(df, 1)) * (term.startsWith('c:') ? CHAR_WEIGHT : 1);
+}
+
+/** A term's weight before normalization: (1 + log tf) × IDF. */
+export function tfIdf(tf: number, idf: number): number {
+  return (1 + Math.log(tf)) * idf;
+}
+
+export interface Vector {
   ids: Int32Array;
   weights: Float64Array;
 }
@@ -67,6 +90,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
   const n = questions.length;
   const featureIds = new Map<string, number>();
   const isChar: boolean[] = [];
+  const names: string[] = [];
   // Document frequencies per language: the words every question of a language uses ("funktioniert",
   // "configurer") count little in that language even when the others never use them.
   const dfByLang = new Map<string, { n: number; df: Map<number, number> }>();
@@ -98,6 +122,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
         id = isChar.length;
         featureIds.set(term, id);
         isChar.push(term.startsWith('c:'));
+        names.push(term);
       }
       group.df.set(id, (group.df.get(id) ?? 0) + 1);
       featIds[used] = id;
@@ -111,7 +136,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
   featureIds.clear();
   const idf = (lang: string, id: number) => {
     const g = dfByLang.get(lang)!;
-    return Math.log(1 + g.n / g.df.get(id)!) * (isChar[id] ? CHAR_WEIGHT : 1);
+    return idfOf(g.n, g.df.get(id)!, names[id]!);
   };
 
   const vector = (i: number): Vector => {
@@ -119,7 +144,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     const weights = new Float64Array(ids.length);
     let norm = 0;
     for (let k = 0; k < ids.length; k++) {
-      weights[k] = (1 + Math.log(tf[k]!)) * idf(langs[i]!, ids[k]!);
+      weights[k] = tfIdf(tf[k]!, idf(langs[i]!, ids[k]!));
       norm += weights[k]! * weights[k]!;
     }
     norm = Math.sqrt(norm) || 1;
@@ -156,7 +181,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     const v = vector(i);
     const lang = langs[i]!;
     const again = resumed.get(prev(i));
-    if (again !== undefined) {
+    if (again !== undefined && sameTopicLanguage(topics[again]!.language, lang, dominant)) {
       const c = centroids[again]!;
       let dot = 0;
       for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
@@ -171,7 +196,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     const top = heaviest(v);
     const seen = new Set<number>();
     // An undetermined question ("okta sso") joins a topic of the most used language when one is
-    // similar enough, else the most similar of any language.
+    // similar enough, else an undetermined one (never a third language's: sameTopicLanguage).
     let best = -1;
     let bestSim = opts.threshold;
     let bestDot = 0;
@@ -183,7 +208,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
         if (seen.has(t) || seen.size >= MAX_CANDIDATES) continue;
         seen.add(t);
         const tl = topics[t]!.language;
-        if (tl !== UNDETERMINED && lang !== UNDETERMINED && tl !== lang) continue;
+        if (!sameTopicLanguage(tl, lang, dominant)) continue;
         const c = centroids[t]!;
         let dot = 0;
         for (let j = 0; j < v.ids.length; j++) dot += (c.terms.get(v.ids[j]!) ?? 0) * v.weights[j]!;
@@ -207,12 +232,13 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
     addToCentroid(centroids[best]!, v.ids, v.weights, bestDot);
     index(best, top);
   }
-  const first = mergeTopics(topicOf, topics, centroids, opts.mergeThreshold);
-  return mergeByWords(first, raw, langs, isChar, idf, opts.profileThreshold);
+  const first = mergeTopics(topicOf, topics, centroids, opts.mergeThreshold, dominant);
+  const merged = mergeByWords(first, raw, langs, isChar, idf, opts.profileThreshold, dominant);
+  return { ...merged, model: { names, langs, dfByLang, vector } };
 }
 
 /** The word-profile merge (merge-topics.ts) over a clustering. */
-function mergeByWords(c: Clustering, raw: (i: number) => { ids: Int32Array }, langs: string[], isChar: boolean[], idf: (lang: string, id: number) => number, threshold: number): Clustering {
+function mergeByWords(c: Omit<Clustering, 'model'>, raw: (i: number) => { ids: Int32Array }, langs: string[], isChar: boolean[], idf: (lang: string, id: number) => number, threshold: number, main: string): Omit<Clustering, 'model'> {
   const profiles = c.topics.map((t) => {
     const m = new Map<number, number>();
     for (const i of t.members) for (const id of raw(i).ids) if (!isChar[id]) m.set(id, (m.get(id) ?? 0) + 1);
@@ -224,7 +250,7 @@ function mergeByWords(c: Clustering, raw: (i: number) => { ids: Int32Array }, la
     return m;
   });
   const languages = c.topics.map((t) => t.language);
-  const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length) }, threshold);
+  const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length), main }, threshold);
   return applyMerge(c.topicOf, c.topics, merge, languages);
 }
 
@@ -245,13 +271,14 @@ interface Centroid {
  * (the same search as the word-profile pass, over centroids). A kept topic's centroid stays as
  * it is: its index entries keep describing it.
  */
-function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number): Clustering {
+function mergeTopics(topicOf: Int32Array, topics: Clustering['topics'], centroids: Centroid[], threshold: number, main: string): Omit<Clustering, 'model'> {
   const languages = topics.map((t) => t.language);
   const merge = mergeProfiles({
     profiles: centroids.map((c) => c.terms),
     norms: centroids.map((c) => Math.sqrt(c.norm2)),
     languages,
     sizes: topics.map((t) => t.members.length),
+    main,
   }, threshold, { topFeatures: TOP_FEATURES, maxCandidates: MAX_CANDIDATES });
   return applyMerge(topicOf, topics, merge, languages);
 }

@@ -8,7 +8,7 @@
 //
 // Biggest topics first; each topic joins the kept topic most similar to it, found through an
 // inverted index over the profiles' heaviest words (linear in the topics, never all pairs).
-import { UNDETERMINED } from './question-features.js';
+import { sameTopicLanguage, UNDETERMINED } from './question-features.js';
 
 export interface TopicProfiles {
   /**
@@ -20,6 +20,8 @@ export interface TopicProfiles {
   sizes: number[];
   /** Per topic, the profile's euclidean norm when the caller keeps it (else computed here). */
   norms?: number[];
+  /** The project's main language: the only one an undetermined topic merges with (sameTopicLanguage). */
+  main: string;
 }
 
 /** How far the search for a similar kept topic goes: its heaviest features, candidates compared. */
@@ -55,7 +57,7 @@ export function mergeProfiles(p: TopicProfiles, threshold: number, limits: Merge
         seen.add(k);
         const kl = p.languages[k]!;
         const tl = p.languages[t]!;
-        if (kl !== UNDETERMINED && tl !== UNDETERMINED && kl !== tl) continue;
+        if (!sameTopicLanguage(kl, tl, p.main)) continue;
         const other = p.profiles[k]!;
         let dot = 0;
         for (const [f, w] of prof) dot += (other.get(f) ?? 0) * w;

@@ -44,8 +44,18 @@ const LANGUAGES: readonly Language[] = [
 const ANY_STOP = new Set(LANGUAGES.flatMap((l) => [...l.stop]));
 export const UNDETERMINED = 'und';
 
+/**
+ * Whether questions or topics of languages `a` and `b` may share a topic (issue 37: a topic is in
+ * one language): the same language; an undetermined question only with undetermined ones or the
+ * project's main language (`main`: the most used), never with a third language's.
+ */
+export function sameTopicLanguage(a: string, b: string, main: string): boolean {
+  return a === b || (a === UNDETERMINED && b === main) || (b === UNDETERMINED && a === main);
+}
+
 /** Scripts named as languages (no stop-word list): their questions are never merged with Latin ones. */
-const SCRIPTS = ['Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Thai', 'Devanagari', 'Armenian', 'Georgian'];
+// Kana before Han: Japanese writes kanji too (a question with kana is Japanese; Han alone: Chinese or kanji only).
+const SCRIPTS = ['Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Hiragana', 'Katakana', 'Hangul', 'Han', 'Thai', 'Devanagari', 'Armenian', 'Georgian'];
 const SCRIPT_RES = SCRIPTS.map((s) => ({ name: s === 'Hiragana' || s === 'Katakana' ? 'Japanese' : s, re: new RegExp(`\\p{Script=${s}}`, 'u') }));
 
 /**
@@ -79,15 +89,44 @@ export function detectLanguage(ws: readonly string[], text: string): string {
     if (hits > bestHits) [tied, bestHits] = [[l], hits];
     else if (hits === bestHits && hits > 0) tied.push(l);
   }
-  if (tied.length <= 1) return tied[0]?.code ?? UNDETERMINED;
+  if (tied.length === 0) return byLetters(text);
+  if (tied.length === 1) return tied[0]!.code;
   const iso3 = franc(text, { only: tied.map((l) => l.iso3), minLength: 3 });
   return tied.find((l) => l.iso3 === iso3)?.code ?? UNDETERMINED;
+}
+
+/**
+ * A question with no stop word ("eigene domain einrichten", "okta sso setup"): a letter only one of
+ * the languages writes names it; otherwise undetermined (grouped only with undetermined questions
+ * and the project's main language: cluster-questions.ts).
+ */
+function byLetters(text: string): string {
+  const t = text.toLowerCase();
+  for (const [code, re] of LETTERS) if (re.test(t)) return code;
+  return UNDETERMINED;
+}
+
+const LETTERS: readonly [string, RegExp][] = [['de', /[äöüß]/u], ['es', /[ñ¿¡]/u], ['fr', /[çœæ]|[èêë]/u], ['pt', /[ãõ]/u]];
+
+/** Scripts written without spaces between words: segmented by Intl.Segmenter, compared by character bigrams. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+const SEGMENTER = new Intl.Segmenter('ja', { granularity: 'word' });
+
+/**
+ * The words of a CJK run: its word-like segments (Intl.Segmenter, ICU's dictionary), without the
+ * runs of hiragana alone (particles and verb endings: を, の, ください).
+ */
+function cjkWords(run: string): string[] {
+  return [...SEGMENTER.segment(run)].filter((s) => s.isWordLike && !HIRAGANA_ONLY.test(s.segment)).map((s) => s.segment);
 }
 
 export interface QuestionFeatures {
   language: string;
   /** Feature → count: 'w:stem' for words, 'c:abc' for character trigrams of stems. */
   terms: Map<string, number>;
+  /** 'w:stem' → the first word of the question it came from (labels show words, not stems). */
+  surface: Map<string, string>;
 }
 
 /** Removes accents after stemming, so "Prüfung" and "Prufung" share their trigrams. */
@@ -100,13 +139,25 @@ export function questionFeatures(text: string): QuestionFeatures {
   const stop = lang?.stop ?? ANY_STOP;
   const stem = lang?.stem ?? stemEn;
   const terms = new Map<string, number>();
+  const surface = new Map<string, string>();
   const add = (k: string) => terms.set(k, (terms.get(k) ?? 0) + 1);
   for (const w of ws) {
+    if (CJK.test(w)) {
+      // Character bigrams, not trigrams: a CJK word is one to four characters.
+      for (const seg of cjkWords(w)) {
+        add(`w:${seg}`);
+        if (!surface.has(`w:${seg}`)) surface.set(`w:${seg}`, seg);
+        const chars = [...seg];
+        for (let i = 0; i + 2 <= chars.length; i++) add(`c:${chars[i]}${chars[i + 1]}`);
+      }
+      continue;
+    }
     if (stop.has(w)) continue;
     const s = fold(/^\p{Script=Latin}+$/u.test(w) ? stem(w) : w);
     add(`w:${s}`);
+    if (!surface.has(`w:${s}`)) surface.set(`w:${s}`, w);
     const padded = `^${s}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`);
   }
-  return { language, terms };
+  return { language, terms, surface };
 }

@@ -20,15 +20,30 @@ import { sqlFile } from '../../sync/load/sql-files.js';
 import { inTransaction } from '../../sync/load/warehouse.js';
 import { withScanMemory } from '../../sync/load/scan-memory.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, type Question } from './cluster-questions.js';
+import { placeNewTurns, runScript } from './incremental-step.js';
+import { describeTopics, distinctiveTerms } from './topic-representation.js';
+import { saveTopicState } from './topic-state.js';
 import type { TopicSettings } from './topic-settings.js';
 
 export const MATCH_JACCARD = 0.5;
+/**
+ * Distinct questions a full re-clustering holds in memory (the most asked); the rest of the period's
+ * questions (up to maxQuestions) are placed after it in batches, as an hourly step places its new
+ * ones: the step's memory does not grow with the period.
+ */
+export const FULL_CLUSTER_CAP = 30_000;
+/** New distinct questions an hourly step places at most (the rest wait for the next run). */
+export const HOURLY_CAP = 20_000;
+/** Questions placed since the last full re-clustering beyond this share of its questions: drift, re-cluster. */
+export const DRIFT_SHARE = 0.5;
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
 export interface TopicStepResult {
   projectId: string;
   status: 'computed' | 'unchanged';
+  /** full: the period re-clustered (at most daily, on drift, on --rebuild); incremental: new questions placed. */
+  mode: 'full' | 'incremental' | 'unchanged';
   turns: number;
   questions: number;
   questionsSkipped: number;
@@ -49,13 +64,6 @@ function statement(file: string, params: Record<string, DuckDBValue>): [string, 
   return [sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql)))];
 }
 
-/** Each statement of a sql/topics file in turn (statements end with ";" at a line's end). */
-async function script(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<void> {
-  const text = sqlFile(`topics/${file}.sql`).replace(/^--.*$/gm, '');
-  for (const sql of text.split(/;\s*$/m).map((x) => x.trim()).filter(Boolean)) {
-    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql))));
-  }
-}
 
 async function all(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<Record<string, unknown>[]> {
   return (await conn.runAndReadAll(...statement(file, params))).getRowObjectsJS() as Record<string, unknown>[];
@@ -89,25 +97,36 @@ export async function runTopicStep(
     Number(fp.period_turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
   ])).digest('hex').slice(0, 16);
   // `turns`: the period's unanswered turns; an unchanged step has the same as the step it matches.
-  const base = { projectId, turns: Number(fp.last_turns ?? 0), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0 };
+  const base = { projectId, turns: Number(fp.last_turns ?? 0), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0, mode: 'unchanged' as const };
   const record = async (r: Omit<TopicStepResult, 'durationMs' | 'peakRssBytes'>): Promise<TopicStepResult> => {
     sample();
     const out = { ...r, durationMs: performance.now() - started, peakRssBytes: peak };
     await conn.run(...statement('insert-run', {
       project: projectId, now: now.toISOString(), from: from.toISOString(), fingerprint, status: out.status, turns: out.turns,
-      questions: out.questions, skipped: out.questionsSkipped, topics: out.topics, kept: out.topicsKeptId, ms: out.durationMs, rss: out.peakRssBytes,
+      questions: out.questions, skipped: out.questionsSkipped, topics: out.topics, kept: out.topicsKeptId, ms: out.durationMs, rss: out.peakRssBytes, mode: out.mode,
     }));
     return out;
   };
   if (!force && fp.last_fingerprint === fingerprint) return record({ ...base, status: 'unchanged' });
+  const weekParams = {
+    ...p, now: now.toISOString(), week: new Date(now.getTime() - WEEK_MS).toISOString(), prev_week: new Date(now.getTime() - 2 * WEEK_MS).toISOString(),
+  };
+  const topicCount = async () => Number((await all(conn, 'topic-count', { project: projectId }))[0]!.topics);
 
   // Large inserts and aggregates in less memory: the step's row order does not matter (reset after).
   await conn.run('SET preserve_insertion_order = false');
   try {
+    if (!force && !(await needsFull(conn, projectId, now))) {
+      // Not one transaction: DuckDB keeps a transaction's changes in memory. Each batch's placements are
+      // written as it goes; a step that fails leaves its turns no member, placed again next run.
+      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, sample);
+      const turns = Number((await all(conn, 'member-count', { project: projectId }))[0]!.turns);
+      return await record({ ...base, status: 'computed', mode: 'incremental', turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics: await topicCount() });
+    }
     await conn.run(...statement('gap-turns', p));
     const counts = (await all(conn, 'question-count', {}))[0]!;
     // Read as columns, not one object per question: up to maxQuestions of them.
-    const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap: settings.maxQuestions }))).getColumnsObjectJS();
+    const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP) }))).getColumnsObjectJS();
     sample();
     // Incremental: questions start in their previous topic (a rebuild starts from nothing).
     const previous = new Map<string, number>();
@@ -123,6 +142,8 @@ export async function runTopicStep(
       text: String(q), count: Number(cols.n![i]), example: String(cols.example![i]), previous: previous.get(String(cols.qhash![i])),
     }));
     const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
+    const descriptions = describeTopics(clustering);
+    const distinctive = distinctiveTerms(clustering, (i) => questions[i]!.text);
     sample();
 
     await conn.run('CREATE OR REPLACE TEMP TABLE topic_assign (question VARCHAR, cluster INTEGER, n BIGINT, example VARCHAR)');
@@ -143,7 +164,7 @@ export async function runTopicStep(
       (await all(conn, 'overlap', { project: projectId })).map((r) => ({
         cluster: Number(r.cluster), topicId: String(r.topic_id), overlap: Number(r.overlap), clusterSize: Number(r.cluster_size), topicSize: Number(r.topic_size),
       })));
-    await conn.run('CREATE OR REPLACE TEMP TABLE topic_ids (cluster INTEGER, topic_id VARCHAR, language VARCHAR, label VARCHAR, questions INTEGER)');
+    await conn.run('CREATE OR REPLACE TEMP TABLE topic_ids (cluster INTEGER, topic_id VARCHAR, language VARCHAR, label VARCHAR, questions INTEGER, distinctive VARCHAR, medoid VARCHAR)');
     const idApp = await conn.createAppender('topic_ids');
     clustering.topics.forEach((t, k) => {
       idApp.appendInteger(k);
@@ -151,28 +172,41 @@ export async function runTopicStep(
       idApp.appendVarchar(t.language);
       idApp.appendVarchar(labels[k]!);
       idApp.appendInteger(t.members.length);
+      idApp.appendVarchar(distinctive[k]!.join('\u001f'));
+      idApp.appendVarchar(questions[descriptions[k]!.medoid]!.example);
       idApp.endRow();
     });
     idApp.closeSync();
     sample();
 
-    const weekParams = {
-      ...p, now: now.toISOString(), week: new Date(now.getTime() - WEEK_MS).toISOString(), prev_week: new Date(now.getTime() - 2 * WEEK_MS).toISOString(),
-    };
-    return await inTransaction(conn, async () => {
+    await inTransaction(conn, async () => {
       await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
       await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
       await conn.run(...statement('write-members', { project: projectId }));
-      await script(conn, 'write-topics', weekParams);
-      return record({
-        ...base, status: 'computed', turns: Number(counts.turns), questions: questions.length,
-        questionsSkipped: Number(counts.questions) - questions.length, topics: clustering.topics.length, topicsKeptId: ids.kept,
-      });
+      await runScript(conn, 'write-topics', weekParams);
+      await saveTopicState(conn, projectId, now, clustering, descriptions);
+    });
+    // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
+    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - questions.length), false, sample);
+    return await record({
+      ...base, status: 'computed', mode: 'full', turns: Number(counts.turns), questions: questions.length + tail.questions,
+      questionsSkipped: Number(counts.questions) - questions.length - tail.questions, topics: await topicCount(), topicsKeptId: ids.kept,
     });
   } finally {
     for (const t of ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex']) await conn.run(`DROP TABLE IF EXISTS ${t}`);
     await conn.run('RESET preserve_insertion_order');
   }
+}
+
+/**
+ * A full re-clustering is due when none was made yet (or the topics' state is empty), the last was
+ * made on another UTC day, or the questions placed since exceed DRIFT_SHARE of its questions.
+ */
+async function needsFull(conn: DuckDBConnection, projectId: string, now: Date): Promise<boolean> {
+  const m = (await all(conn, 'step-mode', { project: projectId }))[0];
+  if (!m || m.last_full_at == null || Number(m.known_questions) === 0) return true;
+  if (String(m.last_full_day) !== now.toISOString().slice(0, 10)) return true;
+  return Number(m.placed_since) > Math.max(1000, DRIFT_SHARE * Number(m.last_full_questions));
 }
 
 /** The order of examples in write-topics.sql: most asked, then by normalized text. */

@@ -1,0 +1,1 @@
+SELECT count(*) AS turns FROM gap_topic_members WHERE project_id = $project;

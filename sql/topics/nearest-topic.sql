@@ -1,0 +1,18 @@
+-- Incremental step: each new question's most similar topic by its stored representation (cosine of
+-- two unit vectors over the topic's kept terms), when at least $threshold. Candidates: the topics
+-- sharing one of the question's candidate words (its heaviest, not too common), at most 24 per
+-- question by that partial score, so the join stays small whatever the topics; languages as
+-- sameTopicLanguage (question-features.ts): the same, or an undetermined question and $main.
+WITH cand AS (
+  SELECT v.qi, t.topic_id, sum(v.weight * t.weight) AS partial
+  FROM q_vec v JOIN gap_topic_terms t ON t.project_id = $project AND t.term = v.term
+  WHERE v.cand AND (t.language = v.language OR (v.language = 'und' AND t.language = $main) OR (t.language = 'und' AND v.language = $main))
+  GROUP BY v.qi, t.topic_id
+  QUALIFY row_number() OVER (PARTITION BY v.qi ORDER BY partial DESC, t.topic_id) <= 24
+), scored AS (
+  SELECT c.qi, c.topic_id, sum(v.weight * t.weight) AS sim
+  FROM cand c JOIN q_vec v ON v.qi = c.qi
+  JOIN gap_topic_terms t ON t.project_id = $project AND t.topic_id = c.topic_id AND t.term = v.term
+  GROUP BY ALL
+)
+SELECT qi, arg_max(topic_id, sim) AS topic_id, max(sim) AS sim FROM scored GROUP BY qi HAVING max(sim) >= $threshold;

@@ -1,0 +1,60 @@
+-- Incremental step: every topic's counts again from its members (turns, conversations, first and
+-- last asked, the last 7 days against the 7 before), topics with no member left removed, the new
+-- topics inserted with their examples, pages and cited sources. An existing topic keeps its label,
+-- examples, pages, sources and terms until the next full re-clustering.
+INSERT INTO gap_topic_members
+SELECT $project, q.topic_id, g.id, g.occurred_at
+FROM gap_new g JOIN gap_topic_questions q ON q.project_id = $project AND q.qhash = g.qhash;
+
+CREATE OR REPLACE TEMP TABLE gap_agg AS
+SELECT topic_id, count(*) AS turns, count(DISTINCT conversation_id) AS conversations,
+       min(occurred_at) AS first_asked_at, max(occurred_at) AS last_asked_at,
+       count(*) FILTER (WHERE occurred_at >= $week) AS turns_last_7d,
+       count(*) FILTER (WHERE occurred_at >= $prev_week AND occurred_at < $week) AS turns_prev_7d
+FROM gap_topic_members WHERE project_id = $project GROUP BY topic_id;
+
+CREATE OR REPLACE TEMP TABLE gap_qn AS
+SELECT topic_id, count(*) AS questions FROM gap_topic_questions WHERE project_id = $project GROUP BY topic_id;
+
+DELETE FROM gap_topics WHERE project_id = $project AND topic_id NOT IN (SELECT topic_id FROM gap_agg);
+
+UPDATE gap_topics SET
+  questions = coalesce((SELECT q.questions FROM gap_qn q WHERE q.topic_id = gap_topics.topic_id), gap_topics.questions),
+  turns = a.turns, conversations = a.conversations, first_asked_at = a.first_asked_at, last_asked_at = a.last_asked_at,
+  turns_last_7d = a.turns_last_7d, turns_prev_7d = a.turns_prev_7d,
+  trend = CASE WHEN a.turns_prev_7d = 0 THEN NULL ELSE round((a.turns_last_7d - a.turns_prev_7d) / a.turns_prev_7d, 4) END,
+  period_from = $from, computed_at = $now
+FROM gap_agg a
+WHERE gap_topics.project_id = $project AND gap_topics.topic_id = a.topic_id;
+
+CREATE OR REPLACE TEMP TABLE gap_m AS
+SELECT g.id, g.occurred_at, g.page_path, q.topic_id
+FROM gap_new g JOIN gap_topic_questions q ON q.project_id = $project AND q.qhash = g.qhash
+WHERE q.topic_id IN (SELECT topic_id FROM new_topics);
+
+INSERT INTO gap_topics (project_id, topic_id, language, label, questions, turns, conversations, first_asked_at, last_asked_at,
+                        turns_last_7d, turns_prev_7d, trend, examples, top_pages, cited_sources, period_from, computed_at, distinctive_terms, medoid)
+SELECT $project, t.topic_id, t.language, t.label, coalesce(q.questions, 0), a.turns, a.conversations, a.first_asked_at, a.last_asked_at,
+       a.turns_last_7d, a.turns_prev_7d,
+       CASE WHEN a.turns_prev_7d = 0 THEN NULL ELSE round((a.turns_last_7d - a.turns_prev_7d) / a.turns_prev_7d, 4) END,
+       coalesce(ex.examples, []), coalesce(p.top_pages, []), coalesce(s.cited_sources, []), $from, $now, t.distinctive_terms, t.medoid
+FROM new_topics t JOIN gap_agg a USING (topic_id) LEFT JOIN gap_qn q USING (topic_id)
+LEFT JOIN (
+  SELECT topic_id, list(example ORDER BY n DESC, question)[1:3] AS examples FROM new_q GROUP BY topic_id
+) ex USING (topic_id)
+LEFT JOIN (
+  SELECT topic_id, list(page_path ORDER BY n DESC, page_path)[1:3] AS top_pages
+  FROM (SELECT topic_id, page_path, count(*) AS n FROM gap_m WHERE page_path IS NOT NULL GROUP BY ALL) GROUP BY topic_id
+) p USING (topic_id)
+LEFT JOIN (
+  SELECT topic_id, list(url ORDER BY n DESC, url)[1:3] AS cited_sources
+  FROM (
+    SELECT m.topic_id, s.url, count(*) AS n
+    FROM gap_m m JOIN sources s ON s.project_id = $project AND s.conversation_id = m.id AND s.occurred_at = m.occurred_at
+    GROUP BY ALL
+  ) GROUP BY topic_id
+) s USING (topic_id);
+
+DROP TABLE gap_m;
+DROP TABLE gap_agg;
+DROP TABLE gap_qn

@@ -1,0 +1,1 @@
+SELECT count(*) AS topics FROM gap_topics WHERE project_id = $project;

@@ -1,0 +1,202 @@
+// The hourly path of the topic step (docs/topics.md, issue 37 item 5): only the period's new
+// questions are placed, each in the existing topic whose stored representation (gap_topic_terms) is
+// most similar when it reaches the join threshold; the others are grouped among themselves
+// (cluster-questions.ts over the batch) into new topics. The work is done in batches of BATCH
+// questions read from DuckDB, at most `cap` a run (the rest wait for the next run: their turns stay
+// no topic's member until then), and the candidate search is a join in DuckDB: the JS side holds
+// one batch, never the period's questions or topics.
+import { createHash } from 'node:crypto';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { sqlFile } from '../../sync/load/sql-files.js';
+import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOptions } from './cluster-questions.js';
+import { questionFeatures, type QuestionFeatures } from './question-features.js';
+import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
+
+const BATCH = 2000;
+/** A question's heaviest terms where its candidate topics are looked up. */
+const CANDIDATE_TERMS = 8;
+/** A word used by more than this share of a language's questions finds no candidates (too common). */
+const COMMON_SHARE = 0.01;
+
+export interface PlaceResult {
+  questions: number;
+  joined: number;
+  newTopics: number;
+}
+
+interface NewQuestion {
+  question: string;
+  qhash: string;
+  n: number;
+  example: string;
+}
+
+interface Vec {
+  language: string;
+  terms: string[];
+  weights: Float64Array;
+  /** Per term: used by more than COMMON_SHARE of the language's questions (no candidate search). */
+  common: boolean[];
+}
+
+type Run = (sql: string, params?: Record<string, DuckDBValue>) => Promise<Record<string, unknown>[]>;
+
+/**
+ * Places the questions of `gap_newq` (sql/topics/new-questions.sql), batch by batch. Writes
+ * gap_topic_questions and gap_topic_terms, and the temp tables new_topics and new_q that
+ * refresh-topics.sql reads. `onProgress` is called after each batch (the caller samples memory).
+ */
+export async function placeNewQuestions(
+  conn: DuckDBConnection, projectId: string, now: Date, total: number, opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void,
+): Promise<PlaceResult> {
+  const run: Run = async (sql, params = {}) => (await conn.runAndReadAll(sql, params)).getRowObjectsJS() as Record<string, unknown>[];
+  await conn.run('CREATE OR REPLACE TEMP TABLE new_topics (topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive_terms VARCHAR[])');
+  await conn.run('CREATE OR REPLACE TEMP TABLE new_q (topic_id VARCHAR, question VARCHAR, n BIGINT, example VARCHAR)');
+  const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
+  const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
+  for (let offset = 0; offset < total; offset += BATCH) {
+    const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
+      .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
+    const feats = rows.map((r) => questionFeatures(r.question));
+    const vecs = await vectors(conn, run, projectId, feats);
+    const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
+    const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
+    const newQ: { topic: string; r: NewQuestion }[] = [];
+    rows.forEach((r, i) => {
+      const hit = nearest.get(i);
+      if (!hit) return;
+      placed.push({ qhash: r.qhash, topic: hit.topic, language: vecs[i]!.language, sim: hit.sim });
+      newQ.push({ topic: hit.topic, r });
+    });
+    out.joined += placed.length;
+    // The rest are grouped among themselves: each group is a new topic.
+    const rest = rows.map((_, i) => i).filter((i) => !nearest.has(i));
+    const groups = clusterQuestions(rest.map((i) => ({ text: rows[i]!.question, count: rows[i]!.n })), opts);
+    const topics: { id: string; language: string; label: string; medoid: string; distinctive: string[]; terms: { term: string; weight: number }[] }[] = [];
+    for (const g of groups.topics) {
+      const members = g.members.map((m) => rest[m]!);
+      const d = describe(members, (i) => vecs[i]!);
+      const leader = rows[members[0]!]!;
+      const id = `t_${createHash('sha256').update(`${g.language}\u0000${leader.example.toLowerCase()}\u0000${leader.qhash}`).digest('hex').slice(0, 12)}`;
+      const words = d.terms.filter((t) => t.term.startsWith('w:')).slice(0, DISTINCTIVE_TERMS).map((t) => t.term);
+      topics.push({ id, language: g.language, label: leader.example, medoid: rows[d.medoid]!.example, distinctive: asWords(words, members.slice(0, 16).map((i) => rows[i]!.question)), terms: d.terms });
+      for (const i of members) {
+        placed.push({ qhash: rows[i]!.qhash, topic: id, language: vecs[i]!.language, sim: null });
+        newQ.push({ topic: id, r: rows[i]! });
+      }
+    }
+    out.newTopics += topics.length;
+    out.questions += rows.length;
+    await save(conn, projectId, now, placed, topics, newQ);
+    onProgress?.();
+  }
+  return out;
+}
+
+/** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
+async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
+  await conn.run('CREATE OR REPLACE TEMP TABLE batch_terms (language VARCHAR, term VARCHAR)');
+  const app = await conn.createAppender('batch_terms');
+  const seen = new Set<string>();
+  const add = (language: string, term: string) => {
+    const key = `${language}\u0000${term}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    app.appendVarchar(language);
+    app.appendVarchar(term);
+    app.endRow();
+  };
+  for (const f of feats) {
+    add(f.language, '');
+    for (const t of f.terms.keys()) add(f.language, t);
+  }
+  app.closeSync();
+  const df = new Map<string, number>();
+  for (const r of await run(sqlFile('topics/batch-df.sql'), { project: projectId })) df.set(`${String(r.language)}\u0000${String(r.term)}`, Number(r.df));
+  return feats.map((f) => {
+    const n = df.get(`${f.language}\u0000`) ?? 1;
+    const terms = [...f.terms.keys()];
+    const weights = Float64Array.from(terms, (t) => tfIdf(f.terms.get(t)!, idfOf(n, df.get(`${f.language}\u0000${t}`) ?? 1, t)));
+    const norm = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) || 1;
+    for (let k = 0; k < weights.length; k++) weights[k]! /= norm;
+    return { language: f.language, terms, weights, common: terms.map((t) => (df.get(`${f.language}\u0000${t}`) ?? 0) > COMMON_SHARE * n) };
+  });
+}
+
+/** The nearest topic of each question of the batch (index → topic, cosine) at or over the threshold. */
+async function nearestTopics(conn: DuckDBConnection, run: Run, params: { project: string; threshold: number; main: string }, vecs: readonly Vec[]): Promise<Map<number, { topic: string; sim: number }>> {
+  await conn.run('CREATE OR REPLACE TEMP TABLE q_vec (qi INTEGER, language VARCHAR, term VARCHAR, weight DOUBLE, cand BOOLEAN)');
+  const app = await conn.createAppender('q_vec');
+  vecs.forEach((v, i) => {
+    const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
+    // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
+    const cand = new Set(order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS));
+    v.terms.forEach((t, k) => {
+      app.appendInteger(i);
+      app.appendVarchar(v.language);
+      app.appendVarchar(t);
+      app.appendDouble(v.weights[k]!);
+      app.appendBoolean(cand.has(k));
+      app.endRow();
+    });
+  });
+  app.closeSync();
+  const out = new Map<number, { topic: string; sim: number }>();
+  for (const r of await run(sqlFile('topics/nearest-topic.sql'), params)) out.set(Number(r.qi), { topic: String(r.topic_id), sim: Number(r.sim) });
+  return out;
+}
+
+/** The batch's placements, new topics' representations and rows for refresh-topics.sql. */
+async function save(
+  conn: DuckDBConnection, projectId: string, now: Date,
+  placed: readonly { qhash: string; topic: string; language: string; sim: number | null }[],
+  topics: readonly { id: string; language: string; label: string; medoid: string; distinctive: string[]; terms: { term: string; weight: number }[] }[],
+  newQ: readonly { topic: string; r: NewQuestion }[],
+): Promise<void> {
+  await conn.run('CREATE OR REPLACE TEMP TABLE batch_placed (qhash VARCHAR, topic_id VARCHAR, language VARCHAR, similarity DOUBLE)');
+  const p = await conn.createAppender('batch_placed');
+  for (const x of placed) {
+    p.appendVarchar(x.qhash);
+    p.appendVarchar(x.topic);
+    p.appendVarchar(x.language);
+    if (x.sim === null) p.appendNull();
+    else p.appendDouble(x.sim);
+    p.endRow();
+  }
+  p.closeSync();
+  await conn.run(`INSERT INTO gap_topic_questions SELECT $project, CAST(qhash AS UBIGINT), topic_id, language, similarity, $now FROM batch_placed`,
+    { project: projectId, now: now.toISOString() });
+  const terms = await conn.createAppender('gap_topic_terms');
+  for (const t of topics) {
+    for (const x of t.terms) {
+      terms.appendVarchar(projectId);
+      terms.appendVarchar(t.id);
+      terms.appendVarchar(t.language);
+      terms.appendVarchar(x.term);
+      terms.appendDouble(x.weight);
+      terms.endRow();
+    }
+  }
+  terms.closeSync();
+  await conn.run('CREATE OR REPLACE TEMP TABLE batch_topics (topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive VARCHAR)');
+  const nt = await conn.createAppender('batch_topics');
+  for (const t of topics) {
+    nt.appendVarchar(t.id);
+    nt.appendVarchar(t.language);
+    nt.appendVarchar(t.label);
+    nt.appendVarchar(t.medoid);
+    nt.appendVarchar(t.distinctive.join('\u001f'));
+    nt.endRow();
+  }
+  nt.closeSync();
+  await conn.run(`INSERT INTO new_topics SELECT topic_id, language, label, medoid, CASE WHEN distinctive = '' THEN [] ELSE string_split(distinctive, chr(31)) END FROM batch_topics`);
+  const nq = await conn.createAppender('new_q');
+  for (const x of newQ) {
+    nq.appendVarchar(x.topic);
+    nq.appendVarchar(x.r.question);
+    nq.appendBigInt(BigInt(x.r.n));
+    nq.appendVarchar(x.r.example);
+    nq.endRow();
+  }
+  nq.closeSync();
+}
