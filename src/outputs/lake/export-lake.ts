@@ -30,6 +30,7 @@ import type { LakeStorage } from './lake-storage.js';
 import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type FileEntry, type Manifest } from './manifest.js';
 import { writeFile } from './partition-writer.js';
 import { readFileSignatures, tableFormat } from './signatures.js';
+import { withIcebergLake, type IcebergLake } from './iceberg/iceberg-lake.js';
 
 export interface ExportDeps {
   /** A warehouse connection (read-only is enough) with no transaction open: the export opens its own. */
@@ -47,6 +48,8 @@ export interface ExportDeps {
    * `<warehouse dir>/lake-staging`; default the system temp folder.
    */
   stagingDir?: string;
+  /** Iceberg snapshots replaced less than this long ago stay readable (default 24 h: iceberg/iceberg-lake.ts). */
+  readGraceMs?: number;
 }
 
 export interface ExportOptions {
@@ -73,7 +76,7 @@ export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise
     const started = deps.clock.now();
     const release = await storage.lock(started);
     try {
-      const summary = await inTransaction(deps.conn, () => runExport(deps, storage, opts));
+      const summary = await inTransaction(deps.conn, () => withIcebergLake(deps, opts.outDir, (iceberg) => runExport(deps, storage, opts, iceberg)));
       summary.durationMs = deps.clock.now().getTime() - started.getTime();
       deps.logger.info({ summary }, 'lake export finished');
       return summary;
@@ -85,7 +88,7 @@ export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise
   }
 }
 
-async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions): Promise<ExportSummary> {
+async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions, iceberg: IcebergLake): Promise<ExportSummary> {
   const { conn, logger, clock } = deps;
   const token = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
   let seq = 0;
@@ -142,7 +145,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
         await checkpoint();
         throw new StoppedError(`lake export stopped after ${written} of ${toWrite} file(s); the next export continues`);
       }
-      const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now());
+      const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now(), iceberg.fileHooks(conn, t));
       entries.set(partitionId(t.name, w.partition), entry);
       if (w.previous && w.previous.key !== entry.key) superseded.push(w.previous.key);
       summary.partitions.written++;
@@ -175,11 +178,14 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     const m = /\/project_id=([^/]*)\//.exec(k);
     return m !== null && !scope.has(unescapeHiveValue(m[1]!));
   };
-  const stale = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
+  const candidates = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
     .filter((k) => !named.has(k) && !outOfScope(k));
-  const changed = written > 0 || stale.length > 0 || previous === null
+  const changed = written > 0 || candidates.length > 0 || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
+  // Iceberg snapshots derived from the manifest just written; then only what no snapshot within readGrace names goes.
+  summary.iceberg = await iceberg.commit([...entries.values()], clock.now().getTime());
+  const stale = await iceberg.deletable(candidates);
   if (stale.length) {
     await storage.confirmLock?.(clock.now());
     summary.files.removed = await storage.delete(stale);
