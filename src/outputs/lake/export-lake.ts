@@ -184,7 +184,8 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
   // Iceberg snapshots derived from the manifest just written; then only what no snapshot within readGrace names goes.
-  summary.iceberg = await iceberg.commit([...entries.values()], clock.now().getTime());
+  summary.iceberg = await iceberg.commit([...entries.values()], clock.now().getTime(),
+    scope === null ? undefined : (table, projectId) => !rewrittenWhole.has(table) && !scope.has(projectId));
   const stale = await iceberg.deletable(candidates);
   if (stale.length) {
     await storage.confirmLock?.(clock.now());

@@ -37,11 +37,18 @@ const snapshotIdOf = () => Number(BigInt(`0x${randomBytes(8).toString('hex')}`) 
 
 export async function commitTable(a: {
   io: IcebergIO; t: LakeTable; design: TableDesign; state: TableState; files: readonly FileEntry[]; nowMs: number; graceMs: number;
+  /**
+   * --project: files of projects outside the run's scope that the manifest does not name (it was
+   * unreadable) stay in the snapshot as they were: a scoped export never drops another project's rows.
+   */
+  outOfScope?: (projectId: string) => boolean;
 }): Promise<CommitResult> {
   const { io, t, design, state, nowMs, graceMs } = a;
   const prev = state.metadata;
   const prevSnap = currentSnapshot(prev);
-  const wanted = a.files.map((e) => ({ e, uri: io.uri(snapshotKey(io, e)) }));
+  const wanted: { e: FileEntry | null; uri: string }[] = a.files.map((e) => ({ e, uri: io.uri(snapshotKey(io, e)) }));
+  const before = prevSnap ? await liveEntries(io, prevSnap, t.name) : [];
+  if (a.outOfScope) wanted.push(...carried(before, a.files, a.outOfScope));
   const print = fingerprint(wanted.map((w) => w.uri));
   const designSame = prev !== null && prev['current-schema-id'] === design.schema['schema-id']
     && prev['default-spec-id'] === design.spec['spec-id'] && prev['default-sort-order-id'] === design.sortOrderId;
@@ -52,8 +59,7 @@ export async function commitTable(a: {
   let snapshot: Snapshot | null = null;
   let sequence = prev?.['last-sequence-number'] ?? 0;
   if (!filesSame) {
-    const before = prevSnap ? await liveEntries(io, prevSnap, t.name) : [];
-    if (io.pin) for (const w of wanted) await io.pin(w.e.key, snapshotKey(io, w.e));
+    if (io.pin) for (const w of wanted) if (w.e) await io.pin(w.e.key, snapshotKey(io, w.e));
     sequence++;
     snapshot = await writeSnapshot({ io, t, design, before, wanted, sequence, nowMs, parent: prevSnap, print });
   }
@@ -70,7 +76,7 @@ export async function commitTable(a: {
 }
 
 async function writeSnapshot(a: {
-  io: IcebergIO; t: LakeTable; design: TableDesign; before: ManifestEntry[]; wanted: { e: FileEntry; uri: string }[];
+  io: IcebergIO; t: LakeTable; design: TableDesign; before: ManifestEntry[]; wanted: { e: FileEntry | null; uri: string }[];
   sequence: number; nowMs: number; parent: Snapshot | null; print: string;
 }): Promise<Snapshot> {
   const { io, t, design, before, wanted, sequence } = a;
@@ -81,7 +87,7 @@ async function writeSnapshot(a: {
     const kept = old.get(w.uri);
     old.delete(w.uri);
     if (kept) entries.push({ ...kept, status: 0 });
-    else {
+    else if (w.e) {
       entries.push({ status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence, data_file: dataFileRecord(design, w.e, w.uri) });
     }
   }
@@ -136,4 +142,13 @@ async function writeSnapshot(a: {
   };
 }
 
-export type { TableMetadata };
+/** Previous live files of out-of-scope projects whose partition the manifest does not name. */
+function carried(before: readonly ManifestEntry[], files: readonly FileEntry[], outOfScope: (p: string) => boolean) {
+  const named = new Set(files.map((e) => JSON.stringify([e.partition.project_id ?? null, e.partition.date ?? null])));
+  return before.filter((b) => {
+    const p = b.data_file.partition;
+    const project = typeof p.project_id === 'string' ? p.project_id : null;
+    const date = typeof p.date === 'number' ? new Date(p.date * 86_400_000).toISOString().slice(0, 10) : null;
+    return project !== null && outOfScope(project) && !named.has(JSON.stringify([project, date]));
+  }).map((b) => ({ e: null, uri: b.data_file.file_path }));
+}

@@ -35,7 +35,8 @@ export interface IcebergCommitSummary {
 export interface IcebergLake {
   /** The field-ids COPY option and the metrics of a written file of `t` (partition-writer.ts). */
   fileHooks(conn: DuckDBConnection, t: LakeTable): IcebergFileHooks;
-  commit(entries: readonly FileEntry[], nowMs: number): Promise<IcebergCommitSummary>;
+  /** `outOfScope`: --project, for a table not rewritten whole, a project this run did not consider. */
+  commit(entries: readonly FileEntry[], nowMs: number, outOfScope?: (table: string, projectId: string) => boolean): Promise<IcebergCommitSummary>;
   deletable(keys: readonly string[]): Promise<string[]>;
   close(): void;
 }
@@ -66,11 +67,11 @@ export async function openIcebergLake(a: {
   const retained = new Map<string, Set<string>>();
   return {
     fileHooks: (conn, t) => ({ option: fieldIdsOption(design(t).schema), stats: (file) => readFileStats(conn, design(t).schema, file) }),
-    commit: async (entries, nowMs) => {
+    commit: async (entries, nowMs, outOfScope) => {
       const summary: IcebergCommitSummary = { snapshots: {} };
       for (const { t, state, design: d } of tables.values()) {
         const files = entries.filter((e) => e.table === t.name);
-        const r = await commitTable({ io, t, design: d, state, files, nowMs, graceMs });
+        const r = await commitTable({ io, t, design: d, state, files, nowMs, graceMs, ...(outOfScope ? { outOfScope: (p: string) => outOfScope(t.name, p) } : {}) });
         if (r.operation) summary.snapshots[t.name] = r.operation;
         if (r.committed) tables.get(t.name)!.state = await readTableState(io, t.name);
         if (r.committed) a.logger.debug({ table: t.name, version: r.version, operation: r.operation }, 'iceberg table committed');
