@@ -9,7 +9,10 @@ export function s3IO(loc: S3Location, env: NodeJS.ProcessEnv): IcebergIO {
   const client = s3Client(env);
   const secrets = s3Secrets(env);
   const full = (key: string) => `${loc.prefix}${key}`;
-  const base = `s3://${loc.bucket}/${loc.prefix}`;
+  // Google Cloud Storage through its S3 interoperability: engines that read the metadata (BigQuery) need gs:// paths.
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || '';
+  const scheme = /^https?:\/\/([^/]*\.)?storage\.googleapis\.com(:\d+)?(\/|$)/.test(endpoint) ? 'gs' : 's3';
+  const base = `${scheme}://${loc.bucket}/${loc.prefix}`;
   const fail = (what: string, key: string, err: unknown) => s3Error(`${what} s3://${loc.bucket}/${full(key)}`, err, secrets);
   const status = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   const readBytes = async (key: string): Promise<Buffer | null> => {
