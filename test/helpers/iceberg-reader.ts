@@ -36,14 +36,19 @@ export async function serveFolder(root: string): Promise<StaticServer> {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Routes the reader's requests for `from` (a URI base) to `to` (an http base on 127.0.0.1). */
-export function routeFetch(routes: { from: string; to: string }[]): () => void {
+/**
+ * Routes the reader's requests for `from` (a URI base) to `to` (an http base on 127.0.0.1).
+ * `rawKeys`: the rest of the URL is an S3 key as icebird passes it, unescaped (a Hive-escaped
+ * `project_id=docs%2Fx` is a literal `%` in the key): each segment is percent-encoded for HTTP.
+ */
+export function routeFetch(routes: { from: string; to: string; rawKeys?: boolean }[]): () => void {
   const original = globalThis.fetch;
   globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const r = routes.find((x) => url.startsWith(x.from));
     if (!r) throw new Error(`test reader: no route for ${url}`);
-    return original(r.to + url.slice(r.from.length), init);
+    const rest = url.slice(r.from.length);
+    return original(r.to + (r.rawKeys ? rest.split('/').map(encodeURIComponent).join('/') : rest), init);
   }) as typeof fetch;
   return () => {
     globalThis.fetch = original;

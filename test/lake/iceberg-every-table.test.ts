@@ -112,7 +112,7 @@ beforeAll(async () => {
   restoreFetch = routeFetch([
     { from: localLakeBase(lake), to: `${http.url}/` },
     { from: `${http.url}/`, to: `${http.url}/` },
-    { from: `https://${s3.bucket}.s3.amazonaws.com/`, to: `${s3.endpoint}/${s3.bucket}/` },
+    { from: `https://${s3.bucket}.s3.amazonaws.com/`, to: `${s3.endpoint}/${s3.bucket}/`, rawKeys: true },
   ]);
 }, 180_000);
 

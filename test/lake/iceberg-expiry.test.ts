@@ -91,7 +91,7 @@ async function liveFiles(m: TableMetadata, kind: 'local' | 's3', local: string):
   const http = kind === 'local' ? await serveFolder(local) : null;
   const restore = routeFetch(http
     ? [{ from: localLakeBase(local), to: `${http.url}/` }]
-    : [{ from: `https://${s3.bucket}.s3.amazonaws.com/`, to: `${s3.endpoint}/${s3.bucket}/` }]);
+    : [{ from: `https://${s3.bucket}.s3.amazonaws.com/`, to: `${s3.endpoint}/${s3.bucket}/`, rawKeys: true }]);
   try {
     const lists = await icebergManifests(m as never);
     return lists.flatMap((l) => l.entries).filter((e) => e.status !== 2).map((e) => e.data_file.file_path);
