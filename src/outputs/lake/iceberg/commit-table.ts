@@ -14,7 +14,7 @@ import type { IcebergIO } from './iceberg-io.js';
 import { buildMetadata, type TableDesign } from './metadata-builder.js';
 import { dataFileRecord, partitionSummaries } from './manifest-records.js';
 import { removeUnreferenced } from './remove-unreferenced.js';
-import type { Snapshot, TableMetadata } from './table-metadata.js';
+import type { Snapshot } from './table-metadata.js';
 import { currentSnapshot, hintKey, liveEntries, metadataDir, versionKey, type ManifestEntry, type TableState } from './table-state.js';
 
 export interface CommitResult {

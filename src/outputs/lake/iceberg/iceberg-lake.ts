@@ -18,7 +18,7 @@ import type { FileEntry } from '../manifest.js';
 import { commitTable } from './commit-table.js';
 import type { IcebergFileHooks } from '../partition-writer.js';
 import { readFileStats } from './file-stats.js';
-import { openIcebergIO, type IcebergIO } from './iceberg-io.js';
+import { openIcebergIO } from './iceberg-io.js';
 import { resolveSortOrder, type TableDesign } from './metadata-builder.js';
 import { resolveSpec } from './partition-spec.js';
 import { referencedFiles } from './remove-unreferenced.js';
