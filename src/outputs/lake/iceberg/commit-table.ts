@@ -47,8 +47,10 @@ export async function commitTable(a: {
   const prev = state.metadata;
   const prevSnap = currentSnapshot(prev);
   const wanted: { e: FileEntry | null; uri: string }[] = a.files.map((e) => ({ e, uri: io.uri(snapshotKey(io, e)) }));
-  const before = prevSnap ? await liveEntries(io, prevSnap, t.name) : [];
-  if (a.outOfScope) wanted.push(...carried(before, a.files, a.outOfScope));
+  // The previous snapshot's files are read only when needed: a no-change export reads just the metadata.
+  let previousFiles: ManifestEntry[] | null = null;
+  const loadBefore = async () => (previousFiles ??= prevSnap ? await liveEntries(io, prevSnap, t.name) : []);
+  if (a.outOfScope) wanted.push(...carried(await loadBefore(), a.files, a.outOfScope));
   const print = fingerprint(wanted.map((w) => w.uri));
   const designSame = prev !== null && prev['current-schema-id'] === design.schema['schema-id']
     && prev['default-spec-id'] === design.spec['spec-id'] && prev['default-sort-order-id'] === design.sortOrderId;
@@ -61,7 +63,7 @@ export async function commitTable(a: {
   if (!filesSame) {
     if (io.pin) for (const w of wanted) if (w.e) await io.pin(w.e.key, snapshotKey(io, w.e));
     sequence++;
-    snapshot = await writeSnapshot({ io, t, design, before, wanted, sequence, nowMs, parent: prevSnap, print });
+    snapshot = await writeSnapshot({ io, t, design, before: await loadBefore(), wanted, sequence, nowMs, parent: prevSnap, print });
   }
   const draft = buildMetadata({ table: t, location: io.uri(t.name), prev, design, snapshot, sequence, nowMs,
     previousFile: state.version > 0 ? io.uri(versionKey(t.name, state.version)) : null });
