@@ -180,7 +180,9 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
   };
   const candidates = [...new Set([...superseded, ...listing.objects.map((o) => o.key).filter((k) => isDataKey(k, tableNames))])]
     .filter((k) => !named.has(k) && !outOfScope(k));
-  const changed = written > 0 || candidates.length > 0 || previous === null
+  // Replaced files an Iceberg snapshot still names stay candidates on later runs: only dropping a manifest entry changes the manifest.
+  const previousKeys = new Set(previous?.files.map((e) => e.key));
+  const changed = written > 0 || candidates.some((k) => previousKeys.has(k)) || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
   // Iceberg snapshots derived from the manifest just written; then only what no snapshot within readGrace names goes.
