@@ -10,12 +10,12 @@ import { openReader } from '../sync/publish/open-reader.js';
 
 export async function exportLakeAfterRun(
   deps: { logger: Logger; clock: Clock; env: NodeJS.ProcessEnv; signal?: AbortSignal },
-  cfg: { warehouse: string; readPath: string; lake: string },
+  cfg: { warehouse: string; readPath: string; lake: string; readGraceMs?: number },
 ): Promise<ExportSummary> {
   const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
   try {
     return await exportLake(
-      { conn: wh.conn, logger: deps.logger, clock: deps.clock, tables: LAKE_TABLES, env: deps.env, signal: deps.signal, stagingDir: lakeStagingDir(cfg.warehouse) },
+      { conn: wh.conn, logger: deps.logger, clock: deps.clock, tables: LAKE_TABLES, env: deps.env, signal: deps.signal, stagingDir: lakeStagingDir(cfg.warehouse), readGraceMs: cfg.readGraceMs },
       { outDir: cfg.lake },
     );
   } finally {

@@ -58,7 +58,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     });
   for (const register of COMMANDS) {
     const cmd = register(ctx, (c) => { code = c; });
-    cmd.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });
+    // Subcommands (`lake ddl`) too: usage errors become one line and exit 2, never process.exit.
+    for (const c of [cmd, ...cmd.commands]) c.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });
     acceptConfigFile(cmd, env, (m) => stderr.write(`docs-etl: warning: ${m}\n`));
     showDurationDefaults(cmd);
     program.addCommand(cmd);

@@ -15,10 +15,11 @@ import { doctorCommand } from './doctor.js';
 import { initCommand } from './init.js';
 import { reportCommand } from './report.js';
 import { topicsCommand } from './topics.js';
+import { lakeCommand } from './lake.js';
 
 export type CommandFactory = (ctx: CliContext, setExitCode: (code: number) => void) => Command;
 
 export const COMMANDS: CommandFactory[] = [
   syncCommand, statusCommand, queryCommand, reportCommand, rebuildCommand, resetCommand, scheduleCommand, exportParquetCommand, staticExportCommand, sandboxCommand, demoCommand, doctorCommand, initCommand,
-  topicsCommand,
+  topicsCommand, lakeCommand,
 ];

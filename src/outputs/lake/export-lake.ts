@@ -32,6 +32,7 @@ import { emptyManifest, MANIFEST_VERSION, readManifest, writeManifest, type File
 import { ownedDataKey, tablesByName, trustedManifest } from './owned-keys.js';
 import { writeFile } from './partition-writer.js';
 import { readFileSignatures, tableFormat } from './signatures.js';
+import { withIcebergLake, type IcebergLake } from './iceberg/iceberg-lake.js';
 
 export interface ExportDeps {
   /** A warehouse connection (read-only is enough) with no transaction open: the export opens its own. */
@@ -49,6 +50,8 @@ export interface ExportDeps {
    * `<warehouse dir>/lake-staging`; default the system temp folder.
    */
   stagingDir?: string;
+  /** Iceberg snapshots replaced less than this long ago stay readable (default 24 h: iceberg/iceberg-lake.ts). */
+  readGraceMs?: number;
 }
 
 export interface ExportOptions {
@@ -80,7 +83,7 @@ export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise
     const release = await storage.lock(started);
     let failed = false;
     try {
-      const summary = await inTransaction(deps.conn, () => runExport(deps, storage, opts, deadline));
+      const summary = await inTransaction(deps.conn, () => withIcebergLake(deps, opts.outDir, (iceberg) => runExport(deps, storage, opts, deadline, iceberg)));
       summary.durationMs = deps.clock.now().getTime() - started.getTime();
       deps.logger.info({ summary }, 'lake export finished');
       return summary;
@@ -100,7 +103,7 @@ export async function exportLake(deps: ExportDeps, opts: ExportOptions): Promise
   }
 }
 
-async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions, deadline: { signal: AbortSignal; error: () => Error }): Promise<ExportSummary> {
+async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOptions, deadline: { signal: AbortSignal; error: () => Error }, iceberg: IcebergLake): Promise<ExportSummary> {
   const { conn, logger, clock } = deps;
   const token = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
   let seq = 0;
@@ -163,7 +166,7 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
         await checkpoint();
         throw new StoppedError(`lake export stopped after ${written} of ${toWrite} file(s); the next export continues`);
       }
-      const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now());
+      const entry = await writeFile(conn, storage, t, w.partition, token, unique, clock.now(), iceberg.fileHooks(conn, t));
       entries.set(partitionId(t.name, w.partition), entry);
       if (w.previous && w.previous.key !== entry.key) superseded.push(w.previous.key);
       summary.partitions.written++;
@@ -196,11 +199,17 @@ async function runExport(deps: ExportDeps, storage: LakeStorage, opts: ExportOpt
     const m = /\/project_id=([^/]*)\//.exec(k);
     return m !== null && !scope.has(unescapeHiveValue(m[1]!));
   };
-  const stale = untrusted ? [] : [...new Set([...superseded, ...listing.objects.map((o) => o.key)])]
+  const candidates = untrusted ? [] : [...new Set([...superseded, ...listing.objects.map((o) => o.key)])]
     .filter((k) => ownedDataKey(k, owned) && !named.has(k) && !outOfScope(k));
-  const changed = written > 0 || stale.length > 0 || previous === null
+  // Replaced files an Iceberg snapshot still names stay candidates on later runs: only dropping a manifest entry changes the manifest.
+  const previousKeys = new Set(previous?.files.map((e) => e.key));
+  const changed = written > 0 || candidates.some((k) => previousKeys.has(k)) || previous === null
     || JSON.stringify(previous.tables) !== JSON.stringify(manifest.tables);
   if (changed) await checkpoint();
+  // Iceberg snapshots derived from the manifest just written; then only what no snapshot within readGrace names goes.
+  summary.iceberg = await iceberg.commit([...entries.values()], clock.now().getTime(),
+    scope === null ? undefined : (table, projectId) => !rewrittenWhole.has(table) && !scope.has(projectId));
+  const stale = await iceberg.deletable(candidates);
   if (stale.length) {
     await storage.confirmLock?.(clock.now());
     summary.files.removed = await storage.delete(stale);

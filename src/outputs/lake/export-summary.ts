@@ -19,6 +19,8 @@ export interface ExportSummary {
   /** Size of the files written this run. */
   bytes: number;
   durationMs: number;
+  /** Tables that got a new Iceberg snapshot this run, with its operation (append, overwrite, delete). */
+  iceberg?: { snapshots: Record<string, string> };
 }
 
 export function emptySummary(outDir: string, full: boolean): ExportSummary {

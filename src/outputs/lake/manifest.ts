@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.js';
 import { messageOf } from '../../core/errors.js';
+import { icebergFileStats } from './iceberg/file-stats.js';
 import { MANIFEST_KEY } from './lake-layout.js';
 import type { LakeStorage } from './lake-storage.js';
 
@@ -23,6 +24,8 @@ const fileEntry = z.object({
   /** Opaque: compared for equality only (see sql/export/lake-signatures.sql). */
   signature: z.string(),
   exportedAt: z.string(),
+  /** The file's column metrics for its Iceberg manifest entry (iceberg/file-stats.ts). */
+  iceberg: icebergFileStats.optional(),
 });
 
 const tableEntry = z.object({

@@ -12,16 +12,25 @@ import { copyStatement, type FileSignature } from './signatures.js';
 /** Unique per file within a run; lower-case so keys match DATA_FILE_RE. */
 export type KeyNamer = () => string;
 
+/** The Iceberg side (iceberg/iceberg-lake.ts): the field-ids COPY option, and the written file's metrics. */
+export interface IcebergFileHooks {
+  option: string;
+  stats(file: string): Promise<FileEntry['iceberg']>;
+}
+
 export async function writeFile(
   conn: DuckDBConnection, storage: LakeStorage, t: LakeTable, p: FileSignature, token: string, unique: KeyNamer, now: Date,
+  iceberg?: IcebergFileHooks,
 ): Promise<FileEntry> {
   const key = partitionKey(t.name, p, storage.replacesInPlace ? null : unique());
   const staged = storage.stagingPath(key, token);
-  const { sql, params } = copyStatement(t, p);
+  const { sql, params } = copyStatement(t, p, iceberg?.option);
   let rows: number;
+  let stats: FileEntry['iceberg'];
   try {
     const res = await conn.runAndReadAll(sql, { ...params, file: staged });
     rows = Number(res.getRows()[0]?.[0] ?? 0);
+    stats = await iceberg?.stats(staged);
   } catch (err) {
     rmSync(staged, { force: true });
     throw err;
@@ -29,6 +38,7 @@ export async function writeFile(
   const bytes = await storage.put(staged, key);
   return {
     table: t.name, partition: hivePartition(p), key, rows, bytes, signature: p.signature, exportedAt: now.toISOString(),
+    ...(stats ? { iceberg: stats } : {}),
   };
 }
 

@@ -48,7 +48,7 @@ export async function readFileSignatures(conn: DuckDBConnection, t: LakeTable): 
 }
 
 /** The COPY of one partition of `t` to $file, with its bound parameters. */
-export function copyStatement(t: LakeTable, p: LakePartition): { sql: string; params: Record<string, string> } {
+export function copyStatement(t: LakeTable, p: LakePartition, options = ''): { sql: string; params: Record<string, string> } {
   const l = t.layout;
   let filter = 'true';
   const params: Record<string, string> = {};
@@ -66,7 +66,7 @@ export function copyStatement(t: LakeTable, p: LakePartition): { sql: string; pa
     }
   }
   const order = t.order.map((c) => `"${c}"`).join(', ') || 'ALL';
-  return { sql: fill(sqlFile('export/lake-copy.sql'), { select: selectOf(t), filter, order }), params };
+  return { sql: fill(sqlFile('export/lake-copy.sql'), { select: selectOf(t), filter, order, options: options ? `, ${options}` : '' }), params };
 }
 
 /** Fingerprint of what a table's files contain: when its SELECT, layout or order change, it is rewritten whole. */
@@ -75,5 +75,6 @@ export function tableFormat(t: LakeTable, manifestVersion: number): string {
     .update(JSON.stringify([manifestVersion, t.layout, t.order]))
     .update(selectOf(t))
     .update(sqlFile('export/lake-copy.sql'))
+    .update('iceberg-field-ids')
     .digest('hex').slice(0, 16);
 }
