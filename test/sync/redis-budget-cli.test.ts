@@ -171,7 +171,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     writeFileSync(config, JSON.stringify({ budget: url(3), projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
     const refused = await runCli(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/budget: the URL holds a password: secrets come only from the environment, set DOCS_ETL_BUDGET_URL instead$/);
+    expect(refused.stderr.trim()).toMatch(/budget: the URL holds a secret \(a user or password before the host\): the config file holds no secrets, set the DOCS_ETL_BUDGET_URL environment variable instead$/);
     expect(refused.stderr).not.toContain(PASSWORD);
     // The environment's URL (with the password) wins over the config's.
     writeFileSync(config, JSON.stringify({ budget: `redis://127.0.0.1:${redis.port}/3`, projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));

@@ -146,8 +146,13 @@ async function readCapped(res: Dispatcher.ResponseData, cap: number, capName?: s
       for (const c of chunks) skim.feed(c);
       chunks = [];
     }
-    if (skim) skim.feed(chunk);
-    else chunks.push(chunk);
+    if (skim) {
+      skim.feed(chunk);
+      if (skim.holdsMoreThanOne()) {
+        res.body.destroy();
+        throw tooLarge(`more than ${formatBytes(cap)} received, and a page of one record holds more than one`);
+      }
+    } else chunks.push(chunk);
   }
   if (skim) {
     const skimmed = skim.result();

@@ -58,6 +58,14 @@ export class JsonSkimmer {
     this.size += chunk.length;
   }
 
+  /**
+   * A page asked for with `limit=1` whose list holds a second record is not the page asked for (an
+   * endless or hostile body): skimming it further cannot isolate one record, so the read stops.
+   */
+  holdsMoreThanOne(): boolean {
+    return this.records > 1;
+  }
+
   result(): Skimmed {
     let envelope: Record<string, unknown> | null = null;
     if (!this.overflow) {
