@@ -49,12 +49,12 @@ describe('docs-etl schedule', () => {
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--lake', lake], env);
     const seen = watch(child);
     // Three finished runs (each ends with its lake line) and at least one skipped tick.
-    await waitFor(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 22_000, 50);
+    await waitFor(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 60_000, 50);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - t).toBeLessThan(5000);
+    expect(Date.now() - t).toBeLessThan(15_000); // the run in flight stops at its checkpoint and publishes
     expect(r.stderr).toMatch(/tick skipped: the previous run is still going/);
     const rows = await runs(warehouse);
     expect(rows.length).toBeGreaterThanOrEqual(3);
@@ -80,7 +80,7 @@ describe('docs-etl schedule', () => {
     } finally {
       mem.close();
     }
-  }, 40_000);
+  }, 120_000);
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
     tmp = tempDir();
@@ -120,15 +120,18 @@ describe('docs-etl schedule', () => {
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'no-such-project', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse], env);
     const seen = watch(child);
-    await waitFor(() => count(seen.stderr, /was not found \(404\)/) >= 2, 15_000, 50);
+    // Two ticks ended (one run line each), each naming the 404 of its run.
+    await waitFor(() => count(seen.stdout, / failed \(exit 1\) in /) >= 2, 30_000, 50);
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/project \\"no-such-project\\" was not found \(404\)/);
     const rows = await runs(warehouse);
     expect(rows.length).toBeGreaterThanOrEqual(2);
-    expect(rows.every((x) => x.status === 'failed')).toBe(true);
-  }, 20_000);
+    // Every tick that ended failed; a tick the SIGTERM caught mid-run may be recorded as stopped.
+    expect(rows.filter((x) => x.status === 'failed').length).toBeGreaterThanOrEqual(2);
+    expect(rows.every((x) => x.status === 'failed' || x.status === 'stopped'), JSON.stringify(rows)).toBe(true);
+  }, 60_000);
 
   it('a second signal exits at once; the warehouse stays consistent', async () => {
     tmp = tempDir();

@@ -37,7 +37,7 @@ describe('a stopped run still publishes', () => {
     child.kill('SIGTERM');
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/demo\/assistant_conversations: stopped .*\| stopped (at a checkpoint )?on request$/m);
+    expect(r.stdout).toMatch(/demo\/assistant_conversations: stopped .*\| stopped on request( at a checkpoint)?$/m);
     expect(r.stdout).not.toMatch(/waiting for rate budget/);
     expect(r.stdout).toMatch(/read snapshot published: /);
     const n = await readerCount(warehouse, env);

@@ -37,7 +37,9 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
   const bytes = memorySizeBytes(current);
   // Already that small (or a form this cannot compare): nothing to lower.
   if (bytes === null || bytes <= lower) return fn();
-  await conn.run(`SET memory_limit = '${limit}'`);
+  // DuckDB refuses to lower the limit below what it cannot evict (temp tables, a pinned buffer):
+  // the smaller pool only saves memory, so the step then runs at the limit it has.
+  if (!(await lowered(conn, limit!))) return fn();
   try {
     return await fn();
   } catch (err) {
@@ -47,4 +49,15 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
   }
   // It needed more than the smaller pool: once more, at the limit just put back.
   return fn();
+}
+
+/** Lowers memory_limit; false when DuckDB cannot free enough for it (the limit is then unchanged). */
+async function lowered(conn: DuckDBConnection, limit: string): Promise<boolean> {
+  try {
+    await conn.run(`SET memory_limit = '${limit}'`);
+    return true;
+  } catch (err) {
+    if (isOutOfMemory(err)) return false;
+    throw err;
+  }
 }
