@@ -1,9 +1,9 @@
 // Assistant conversation history: one record per turn; turns of a conversation share `id` and
 // differ by `timestamp`, so the key is (project_id, id, occurred_at).
 import { conversationTurnSchema } from '../src/contracts/analytics.js';
-import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
+import { definePipeline } from '../src/sync/pipeline/definition.js';
 
-export const assistantConversations = {
+export const assistantConversations = definePipeline({
   name: 'assistant_conversations',
   endpoint: '/v1/analytics/{projectId}/assistant',
   paging: { style: 'cursor', limit: 1000, hasMore: true },
@@ -21,4 +21,6 @@ export const assistantConversations = {
     { name: 'sources', select: 'lake/sources.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'conversation_id', 'position'] },
   ],
   priority: 0,
-} as const satisfies PipelineDefinition;
+  label: 'assistant turns',
+  reportCoverage: true,
+});

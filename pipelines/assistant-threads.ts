@@ -3,9 +3,9 @@
 // keys.sql against the warehouse), at the lowest priority, budget permitting. Opt-in: run only
 // when named (--pipelines assistant_threads, DOCS_PIPELINES, config `pipelines`).
 import { assistantThreadSchema } from '../src/contracts/analytics-thread.js';
-import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
+import { definePipeline } from '../src/sync/pipeline/definition.js';
 
-export const assistantThreads = {
+export const assistantThreads = definePipeline({
   name: 'assistant_threads',
   endpoint: '/v1/analytics/{projectId}/assistant/threads/{key}',
   paging: { style: 'single' },
@@ -26,4 +26,4 @@ export const assistantThreads = {
   tables: ['thread_messages'],
   lake: [{ name: 'thread_messages', select: 'lake/thread-messages.sql', layout: { by: 'project-day', column: 'thread_created_at', type: 'instant' }, order: ['thread_created_at', 'thread_id', 'position', 'message_id'] }],
   priority: 9,
-} as const satisfies PipelineDefinition;
+});

@@ -1,9 +1,9 @@
 // User feedback (GET /feedback): one entry per feedback; statuses change later (pending → resolved),
 // so recent windows are re-read like late data, up to a week after.
 import { feedbackRecordSchema } from '../src/contracts/analytics-feedback.js';
-import type { PipelineDefinition } from '../src/sync/pipeline/definition.js';
+import { definePipeline } from '../src/sync/pipeline/definition.js';
 
-export const feedback = {
+export const feedback = definePipeline({
   name: 'feedback',
   endpoint: '/v1/analytics/{projectId}/feedback',
   paging: { style: 'cursor', limit: 100, hasMore: true },
@@ -21,4 +21,4 @@ export const feedback = {
     { afterMs: 24 * 3_600_000, withinMs: 6 * 3_600_000 },
     { afterMs: 7 * 86_400_000, withinMs: 86_400_000 },
   ],
-} as const satisfies PipelineDefinition;
+});

@@ -5,11 +5,12 @@ import { planKeys, MAX_KEYED_WINDOWS } from '../../src/sync/plan/keyed.js';
 import { planOrg } from '../../src/sync/plan/org-plan.js';
 import { planStream, type PlanConfig } from '../../src/sync/plan/planner.js';
 import { DEFAULT_REREADS } from '../../src/sync/plan/reread-schedule.js';
+import { DEFAULT_HISTORY_DAYS } from '../../src/sync/pipeline/definition.js';
 
 const NOW = Date.parse('2026-11-10T12:00:00Z');
 const cfg: PlanConfig = {
   now: NOW, from: NOW - 3 * 86_400_000, maxWindowMs: 86_400_000, headOverlapMs: 600_000, windowPages: 50, rereads: DEFAULT_REREADS,
-  pageSize: 1000, fillPages: 10,
+  pageSize: 1000, fillPages: 10, historyDays: DEFAULT_HISTORY_DAYS,
 };
 
 describe('keyed windows', () => {

@@ -4,13 +4,14 @@ import type { CoverageInterval } from '../../src/core/intervals.js';
 import { planOrg } from '../../src/sync/plan/org-plan.js';
 import { FIRST_HEAD_MS, planStream, type PlanConfig, type StreamInput } from '../../src/sync/plan/planner.js';
 import { DEFAULT_REREADS, dueReread, parseRereads } from '../../src/sync/plan/reread-schedule.js';
+import { DEFAULT_HISTORY_DAYS } from '../../src/sync/pipeline/definition.js';
 
 const H = 3_600_000;
 const D = 24 * H;
 const NOW = Date.parse('2026-11-10T12:00:00Z');
 const cfg = (over: Partial<PlanConfig> = {}): PlanConfig => ({
   now: NOW, from: null, maxWindowMs: 7 * D, headOverlapMs: 10 * 60_000, windowPages: 50, rereads: DEFAULT_REREADS,
-  pageSize: 1000, fillPages: 10, ...over,
+  pageSize: 1000, fillPages: 10, historyDays: DEFAULT_HISTORY_DAYS, ...over,
 });
 const stream = (over: Partial<StreamInput> = {}): StreamInput => ({ coverage: [], open: null, density: null, windowLimitMs: null, ...over });
 const cov = (fromH: number, toH: number, readAtH: number, extra: Partial<CoverageInterval> = {}): CoverageInterval => ({

@@ -4,7 +4,7 @@
 // (checked, plain) column names, and every value is a bound parameter.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { LakeTable } from '../../sync/pipeline/lake-table.js';
+import { lakeSelect, type LakeTable } from '../../sync/pipeline/lake-table.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { dayRange, type LakePartition } from './lake-layout.js';
 
@@ -22,7 +22,7 @@ function fill(template: string, parts: Record<string, string>): string {
 }
 
 /** The lake SELECT of a table, without its trailing semicolon or blank lines. */
-const selectOf = (t: LakeTable): string => sqlFile(t.select).trim().replace(/;$/, '');
+const selectOf = (t: LakeTable): string => lakeSelect(t);
 
 function partitionExprs(t: LakeTable): { project: string; day: string } {
   const l = t.layout;

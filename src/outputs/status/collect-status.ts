@@ -10,7 +10,7 @@ import { formatDuration } from '../../core/duration.js';
 import { readCoverage, readWindowLog } from '../../sync/load/coverage-store.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
-import { pageSize, type PipelineDefinition } from '../../sync/pipeline/definition.js';
+import { defaultHistoryFrom, pageSize, streamKey, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';
 import { newestRecordMs } from './newest-record.js';
 
@@ -108,7 +108,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
   const rows = (await i.conn.runAndReadAll(sqlFile('status/streams.sql'))).getRowObjectsJS();
   const lag = (await i.conn.runAndReadAll(sqlFile('status/lag-profile.sql'))).getRowObjectsJS();
   const cadence = new Map((await i.conn.runAndReadAll(sqlFile('status/run-cadence.sql'))).getRowObjectsJS()
-    .map((r) => [`${r.project_id}\u0000${r.pipeline}`, Number(r.cadence_s)]));
+    .map((r) => [streamKey(String(r.project_id), String(r.pipeline)), Number(r.cadence_s)]));
   const budgets = new Map<string, BudgetStatus>();
   const streams: StreamStatus[] = [];
   const parked = await readParkedStatus(i.conn);
@@ -136,7 +136,7 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     // each; the first day may start up to a day after that bound, at the project's midnight).
     const byDay = pipeline?.time.granularity === 'day';
     const from = r.backfill_from != null ? new Date(iso(r.backfill_from)!).getTime()
-      : byDay ? now - ((pipeline?.defaultHistoryDays ?? 30) - 1) * DAY_MS : null;
+      : byDay && pipeline ? defaultHistoryFrom(pipeline, now) + DAY_MS : null;
     const complete = coveredFrom !== null && (from !== null ? coveredFrom <= from : Boolean(r.bottom_empty) || coveredFrom === 0);
     const remainingRequests = complete ? 0 : d === null || from === null || coveredFrom === null
       ? (byDay && from !== null && coveredFrom !== null ? Math.ceil((coveredFrom - from) / DAY_MS) : null)
@@ -168,11 +168,11 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
         new_share: Number(x.rows) ? Number(x.new_rows) / Number(x.rows) : 0,
         changed_share: Number(x.rows) ? Number(x.changed_rows) / Number(x.rows) : 0,
       })),
-      parked: parked.get(`${projectId}\u0000${pipelineName}`) ?? null,
+      parked: parked.get(streamKey(projectId, pipelineName)) ?? null,
       warnings: [],
     };
     if (s.parked) s.warnings.push(parkedLine(s.parked));
-    s.warnings.push(...keepUpWarnings(s, d, size, cadence.get(`${projectId}\u0000${pipelineName}`) ?? null, i));
+    s.warnings.push(...keepUpWarnings(s, d, size, cadence.get(streamKey(projectId, pipelineName)) ?? null, i));
     streams.push(s);
   }
   return {
@@ -211,7 +211,7 @@ function orgBackfill(streams: readonly StreamStatus[], cadence: ReadonlyMap<stri
   for (const org of [...new Set(streams.map((s) => s.organization))]) {
     const mine = streams.filter((s) => s.organization === org);
     const left = mine.filter((s) => !s.backfill.complete);
-    const gaps = mine.map((s) => cadence.get(`${s.project_id}\u0000${s.pipeline}`)).filter((c): c is number => c !== undefined && c > 0).sort((a, b) => a - b);
+    const gaps = mine.map((s) => cadence.get(streamKey(s.project_id, s.pipeline))).filter((c): c is number => c !== undefined && c > 0).sort((a, b) => a - b);
     const cadenceS = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : null;
     // Runs further apart than the window each start with the whole budget; closer ones share it.
     const windows = cadenceS === null ? 1 : Math.min(1, (cadenceS * 1000) / i.rate.windowMs);

@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { readCoverage } from '../../sync/load/coverage-store.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
-import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
+import { rereadsOf, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { DEFAULT_REREADS, dueReread, type RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { Status } from './collect-status.js';
 import { parkedLine } from './parked-status.js';
@@ -45,7 +45,7 @@ export async function collectHealthFacts(
   const streams = (await conn.runAndReadAll('SELECT DISTINCT project_id, pipeline FROM coverage ORDER BY ALL')).getRowObjectsJS();
   for (const s of streams) {
     const pipeline = (PIPELINES as readonly PipelineDefinition[]).find((p) => p.name === s.pipeline);
-    const stages = pipeline?.rereads ?? opts.rereads ?? DEFAULT_REREADS;
+    const stages = rereadsOf(pipeline, opts.rereads ?? DEFAULT_REREADS);
     let worst: HealthFacts['overdue'][number] | null = null;
     for (const iv of await readCoverage(conn, String(s.project_id), String(s.pipeline))) {
       if (iv.settled) continue;

@@ -9,7 +9,8 @@ import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
 import type { LandedFile } from '../land/landing-zone.js';
-import type { PipelineDefinition } from '../pipeline/definition.js';
+import type { PipelineDefinition, ReplaceDay } from '../pipeline/definition.js';
+import { replaceDaySql } from '../pipeline/replace-day-sql.js';
 import { duckdbType } from '../pipeline/json-structure.js';
 import { settleAges, type RereadStage } from '../plan/reread-schedule.js';
 import { readCoverage, writeCoverage } from './coverage-store.js';
@@ -103,8 +104,13 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
   const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${literal(String(v))} AS TIMESTAMPTZ)`);
-  for (const file of g.pipeline.load.merge) {
-    await conn.run(sqlFile(file).replaceAll('{lo}', bound(range.lo)).replaceAll('{hi}', bound(range.hi)).replaceAll('$now', now));
+  const merge = g.pipeline.load.merge;
+  if (!Array.isArray(merge)) {
+    for (const sql of replaceDaySql(g.pipeline, merge as ReplaceDay)) await conn.run(sql, sql.includes('$now') ? { now: opts.now.toISOString() } : undefined);
+  } else {
+    for (const file of merge as readonly string[]) {
+      await conn.run(sqlFile(file).replaceAll('{lo}', bound(range.lo)).replaceAll('{hi}', bound(range.hi)).replaceAll('$now', now));
+    }
   }
   // Pages, requests and records found invalid come from the pages' metadata; rows and records
   // DuckDB refused, from the stage.

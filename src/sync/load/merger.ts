@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock.js';
 import { FatalError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
-import type { PipelineDefinition } from '../pipeline/definition.js';
+import { streamKey, type PipelineDefinition } from '../pipeline/definition.js';
 import type { RereadStage } from '../plan/reread-schedule.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
@@ -68,7 +68,7 @@ const large = (f: LandedFile): boolean => {
 const OOM_STEP = 'merging landed pages';
 const OOM_PREFIX = `DuckDB ran out of memory while ${OOM_STEP}`;
 
-const key = (f: LandedFile) => `${f.meta.pipeline}\u0000${f.meta.project_id}`;
+const key = (f: LandedFile) => streamKey(f.meta.project_id, f.meta.pipeline);
 
 export class Merger {
   readonly stats: MergerStats = { batches: 0, pages: 0, rows: 0, ms: 0 };
@@ -101,12 +101,12 @@ export class Merger {
 
   /** Whether a stream's pages failed to merge (its fetching should stop: nothing would load). */
   isFailed(pipeline: string, projectId: string): boolean {
-    return this.failed.has(`${pipeline}\u0000${projectId}`);
+    return this.failed.has(streamKey(projectId, pipeline));
   }
 
   /** The one line a stream stopped with when DuckDB ran out of memory merging it (else null). */
   outOfMemory(pipeline: string, projectId: string): string | null {
-    return this.oom.get(`${pipeline}\u0000${projectId}`) ?? null;
+    return this.oom.get(streamKey(projectId, pipeline)) ?? null;
   }
 
   /** Waits until every landed page that can be is merged; throws when some stream's pages could not be. */
@@ -255,7 +255,7 @@ export class Merger {
    * cannot continue (split paging) has its pages dropped and is read again from the checkpoint.
    */
   resume(pipeline: PipelineDefinition, projectId: string, state: StreamState): StreamState {
-    const k = `${pipeline.name}\u0000${projectId}`;
+    const k = streamKey(projectId, pipeline.name);
     const waiting = this.queue.get(k) ?? [];
     if (!waiting.length) return state;
     if (pipeline.paging.style === 'split') {

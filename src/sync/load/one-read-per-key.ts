@@ -36,7 +36,7 @@ export function oneReadPerKeySql(key: readonly string[], tieBreak: TieBreak, opt
  * produce is the declaration's error, named as such (the stream fails; nothing is lost).
  */
 export async function keepOneReadPerKey(conn: DuckDBConnection, p: PipelineDefinition): Promise<void> {
-  const tieBreak = p.tieBreak ?? 'latest';
+  const tieBreak = p.tieBreak;
   if (typeof tieBreak !== 'string') return;
   const columns = new Set((await conn.runAndReadAll('DESCRIBE stage_all')).getRowObjectsJS().map((r) => String(r.column_name)));
   const missing = [...p.key, 'seq', 'ord'].filter((c) => !columns.has(c));

@@ -4,6 +4,7 @@
 // name: adding an endpoint is a pipeline file, its contract, its SQL and its sandbox route.
 import type { ZodType } from 'zod';
 import type { RereadStage } from '../plan/reread-schedule.js';
+import { declaredLake, type DeclaredTable } from './declared-table.js';
 import type { LakeTable } from './lake-table.js';
 
 /** Of several reads of one key in a batch, the one the merge keeps (see `tieBreak`). */
@@ -28,7 +29,15 @@ export type Paging =
    */
   | { style: 'split'; limit: number; splits: readonly { param: string; values: readonly string[] }[] };
 
-export interface PipelineDefinition {
+/**
+ * The daily merge generated from the declaration (src/sync/pipeline/replace-day-sql.ts): each of
+ * the batch's days replaces that day's rows in every declared table. `changed`: the columns whose
+ * difference from the day's previous read counts a row as changed (merge_stats).
+ */
+export interface ReplaceDay { kind: 'replace-day'; changed: readonly string[] }
+
+/** What a pipeline file declares (pipelines/*.ts); `definePipeline` resolves it into a PipelineDefinition. */
+export interface PipelineDeclaration {
   /** Key of the pipeline in sync_state, sync_runs, coverage (snake_case, stable: a public name). */
   name: string;
   /** API path; {projectId} is substituted. */
@@ -69,14 +78,20 @@ export interface PipelineDefinition {
    * order. `atomicWindows`: a window is merged only once all its pages landed, in one batch (for
    * SQL that replaces a day's rows with a window's).
    */
-  load: { stage: string; merge: readonly string[]; atomicWindows?: boolean };
-  /** Tables the pipeline writes (rebuild and reset empty them for a project). */
-  tables: readonly string[];
+  load: { stage: string; merge: readonly string[] | ReplaceDay; atomicWindows?: boolean };
   /**
-   * How each of its tables is exported to the Parquet lake (`export-parquet`, docs/lake.md): every
-   * table in `tables` is declared here, so a new pipeline reaches the lake with no change to src/outputs/lake.
+   * Tables the pipeline writes (rebuild and reset empty them for a project): a name (a table of
+   * the numbered migrations, written by hand-written merge SQL) or a table whose columns are
+   * declared (its CREATE TABLE and its 'replace-day' merge are generated: declared-table.ts).
    */
-  lake: readonly LakeTable[];
+  tables: readonly (string | DeclaredTable)[];
+  /**
+   * How each of its tables is exported to the Parquet lake (`export-parquet`, docs/lake.md), so a
+   * new pipeline reaches the lake with no change to src/outputs/lake. A declared table (with its
+   * columns) not listed here is exported by day (`project-day` on `day`) with its declared columns,
+   * in its key's order; any other table must be listed.
+   */
+  lake?: readonly LakeTable[];
   /** Order among pipelines for the same purpose (lower first): the assistant head goes first. */
   priority: number;
   /** Its own re-read schedule (default: the configured one). */
@@ -95,6 +110,65 @@ export interface PipelineDefinition {
   keys?: { sql: string };
   /** Opt-in: not run by default, only when named (--pipelines, DOCS_PIPELINES, config `pipelines`). */
   optIn?: boolean;
+  /** What reports and status call its data, e.g. 'page views' (default: its name, '_' read as ' '). */
+  label?: string;
+  /** Whether the report's coverage statement lists it (the report's figures read its tables). */
+  reportCoverage?: boolean;
+}
+
+/** Days of history a 'day' pipeline reads when no --from is given, unless it declares its own. */
+export const DEFAULT_HISTORY_DAYS = 30;
+
+/** A declaration with every default filled once: use sites read these fields, never a fallback. */
+export interface PipelineDefinition extends Omit<PipelineDeclaration,
+  'load' | 'tables' | 'lake' | 'tieBreak' | 'rereads' | 'defaultHistoryDays' | 'optIn' | 'label' | 'reportCoverage'> {
+  load: { stage: string; merge: readonly string[] | ReplaceDay; atomicWindows: boolean };
+  /** Names of the tables it writes. */
+  tables: readonly string[];
+  lake: readonly LakeTable[];
+  /** Its tables whose columns are declared (the generated DDL and merge). */
+  declaredTables: readonly DeclaredTable[];
+  tieBreak: TieBreak | { stage: string };
+  /** Its own re-read schedule, or null: the configured one (`rereadsOf`). */
+  rereads: readonly RereadStage[] | null;
+  defaultHistoryDays: number;
+  optIn: boolean;
+  label: string;
+  reportCoverage: boolean;
+}
+
+/** Resolves a pipeline's declaration: the one place its defaults are applied. */
+export function definePipeline<const D extends PipelineDeclaration>(d: D): PipelineDefinition & Pick<D, 'name'> {
+  const declaredTables = d.tables.filter((t): t is DeclaredTable => typeof t !== 'string');
+  const replaceDay = !Array.isArray(d.load.merge);
+  return {
+    ...d,
+    load: { ...d.load, atomicWindows: replaceDay || (d.load.atomicWindows ?? false) },
+    tables: d.tables.map((t) => (typeof t === 'string' ? t : t.name)),
+    declaredTables,
+    lake: [...(d.lake ?? []), ...declaredTables.filter((t) => !d.lake?.some((l) => l.name === t.name)).map((t) => declaredLake(t, d.key))],
+    tieBreak: d.tieBreak ?? 'latest',
+    rereads: d.rereads ?? null,
+    defaultHistoryDays: d.defaultHistoryDays ?? DEFAULT_HISTORY_DAYS,
+    optIn: d.optIn ?? false,
+    label: d.label ?? d.name.replaceAll('_', ' '),
+    reportCoverage: d.reportCoverage ?? false,
+  };
+}
+
+/** A pipeline's re-read schedule: its own, else the configured one. */
+export function rereadsOf(p: { rereads?: readonly RereadStage[] | null } | undefined, configured: readonly RereadStage[]): readonly RereadStage[] {
+  return p?.rereads ?? configured;
+}
+
+/** The earliest time a 'day' pipeline's default history reaches back to, from `nowMs`. */
+export function defaultHistoryFrom(p: { defaultHistoryDays: number }, nowMs: number): number {
+  return nowMs - p.defaultHistoryDays * 86_400_000;
+}
+
+/** The one key of a stream (a project's pipeline) in maps and sets. */
+export function streamKey(projectId: string, pipeline: string): string {
+  return `${projectId}\u0000${pipeline}`;
 }
 
 /** Page size of a pipeline (the endpoint's maximum limit; 1 for single responses). */

@@ -2,6 +2,7 @@
 // (a pipeline's `lake`, the run history, the static export). The exporter (src/outputs/lake) reads these
 // declarations and knows no table by name: a pipeline added later reaches the lake by declaring
 // its tables here. The lake layout of a declared table is a public interface (docs/lake.md).
+import { sqlFile } from '../load/sql-files.js';
 
 /** How a table's rows are split into files. */
 export type LakeLayout =
@@ -25,7 +26,14 @@ export interface LakeTable {
    * 'project' layouts it must select `project_id` and the layout's column.
    */
   select: string;
+  /** The SELECT itself, generated from a declared table's columns (`select` then only names it). */
+  sql?: string;
   layout: LakeLayout;
   /** Row order inside a file (column names of the SELECT). */
   order: readonly string[];
+}
+
+/** The table's lake SELECT: generated, or its SQL file's, without a trailing semicolon. */
+export function lakeSelect(t: LakeTable): string {
+  return (t.sql ?? sqlFile(t.select)).trim().replace(/;$/, '');
 }

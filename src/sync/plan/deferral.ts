@@ -6,6 +6,7 @@
 // admitted after it, however small (issue 19: re-reads before backfill). Pure: values in, values out.
 import type { PlanEntry } from './plan-entry.js';
 import { isAfterRereads, isReread } from './ranks.js';
+import { streamKey } from '../pipeline/definition.js';
 
 export interface Deferrals {
   /** Stream and purpose whose optional windows wait for a later run. */
@@ -16,7 +17,7 @@ export interface Deferrals {
 
 export const NO_DEFERRALS: Deferrals = { waiting: new Set(), rereadDeferred: false };
 
-const waitKey = (e: PlanEntry) => `${e.pipeline}\u0000${e.projectId}\u0000${e.window.purpose}`;
+const waitKey = (e: PlanEntry) => `${streamKey(e.projectId, e.pipeline)}\u0000${e.window.purpose}`;
 
 /** Whether an optional window waits whatever the budget says: an earlier deferral holds it back. */
 export function heldBack(d: Deferrals, e: PlanEntry): boolean {

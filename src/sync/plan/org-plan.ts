@@ -13,6 +13,7 @@ import { NO_DEFERRALS, defer, heldBack } from './deferral.js';
 import type { PlanEntry } from './plan-entry.js';
 import type { PlannedWindow } from './planner.js';
 import { OPTIONAL, RANK } from './ranks.js';
+import { streamKey } from '../pipeline/definition.js';
 
 export type { PlanEntry } from './plan-entry.js';
 
@@ -48,7 +49,7 @@ export function planOrg(streams: readonly StreamPlan[], availableRequests: numbe
     })));
   // Within a rank: pipeline priority, then each project's first window, then each one's second...
   entries.sort((a, b) => a.rank - b.rank || a.priority - b.priority || a.turn - b.turn || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0));
-  const reserve = new Set(entries.filter((e) => e.entry.window.purpose === 'head').map((e) => `${e.entry.pipeline}\u0000${e.entry.projectId}`)).size;
+  const reserve = new Set(entries.filter((e) => e.entry.window.purpose === 'head').map((e) => streamKey(e.entry.projectId, e.entry.pipeline))).size;
   let budget = availableRequests - reserve - entries.filter((e) => !e.entry.optional).reduce((n, e) => n + e.entry.window.estRequests, 0);
   const selected: PlanEntry[] = [];
   const deferred: PlanEntry[] = [];

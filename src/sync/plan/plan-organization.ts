@@ -1,12 +1,12 @@
 // The organization's plan from its streams: each stream's windows (planner.ts, keyed.ts), ranked
 // and admitted under the budget available now as one plan (org-plan.ts).
-import { pageSize } from '../pipeline/definition.js';
+import { pageSize, rereadsOf } from '../pipeline/definition.js';
 import { planKeys } from './keyed.js';
 import { planOrg, type OrgPlan } from './org-plan.js';
 import type { PlanStream } from './plan-stream.js';
 import { planStream, type PlanConfig } from './planner.js';
 
-export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize'>;
+export type PlanSettings = Omit<PlanConfig, 'now' | 'from' | 'pageSize' | 'historyDays'>;
 
 export function planOrganization(streams: readonly PlanStream[], settings: PlanSettings, now: Date, available: number): OrgPlan {
   return planOrg(streams.map((s) => ({
@@ -18,7 +18,7 @@ export function planOrganization(streams: readonly PlanStream[], settings: PlanS
       {
         ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
         granularity: s.pipeline.time.granularity, timezone: s.timezone, historyDays: s.pipeline.defaultHistoryDays,
-        rereads: s.pipeline.rereads ?? settings.rereads, sweepEveryMs: s.pipeline.time.undated?.sweepEveryMs,
+        rereads: rereadsOf(s.pipeline, settings.rereads), sweepEveryMs: s.pipeline.time.undated?.sweepEveryMs,
       },
     ),
   })), available);

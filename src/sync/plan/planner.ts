@@ -14,6 +14,7 @@ import { applyRead, gaps, type CoverageInterval } from '../../core/intervals.js'
 import { localDays } from '../../core/time-zone.js';
 import { BEGINNING, type Purpose, type Window } from '../../core/window.js';
 import { dueReread, readAgesMs, settleAgeMs, type RereadStage } from './reread-schedule.js';
+import { defaultHistoryFrom } from '../pipeline/definition.js';
 
 export interface PlanConfig {
   now: number;
@@ -32,8 +33,8 @@ export interface PlanConfig {
   /** 'day': windows are whole local days of `timezone` (endpoints that aggregate over a range). */
   granularity?: 'event' | 'day';
   timezone?: string;
-  /** 'day' windows: days read when `from` is not set. */
-  historyDays?: number;
+  /** 'day' windows: days read when `from` is not set (the pipeline's defaultHistoryDays). */
+  historyDays: number;
   /** Pipelines with undated records: sweep every this long (see Purpose 'sweep'). */
   sweepEveryMs?: number;
 }
@@ -203,7 +204,7 @@ function planDays(s: StreamInput, c: PlanConfig): PlannedWindow[] {
     out.push({ from, to, purpose, estRequests: Math.max(1, est(from.getTime(), to.getTime()) - pages), resume: { id, cursor, offset, pages } });
     map = applyRead(map, { from: from.getTime(), to: to.getTime(), at: c.now, rows: null }, settleAgeMs(c.rereads));
   }
-  const lower = c.from ?? c.now - (c.historyDays ?? 30) * 86_400_000;
+  const lower = c.from ?? defaultHistoryFrom({ defaultHistoryDays: c.historyDays }, c.now);
   const days = localDays(lower, c.now, c.timezone ?? 'UTC').reverse();
   const covering = (d: { from: number; to: number }) => map.find((iv) => iv.from <= d.from && iv.to >= d.to);
   let headTaken = false;

@@ -5,6 +5,7 @@
 import { UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../core/duration.js';
 import type { ReadAges } from '../../core/intervals.js';
+import { rereadsOf } from '../pipeline/definition.js';
 
 export interface RereadStage {
   afterMs: number;
@@ -49,7 +50,7 @@ export function readAgesMs(stages: readonly RereadStage[]): number[] {
 /** What the settle rule needs of a pipeline's declaration (structural: src/sync/plan reads no pipeline module). */
 export interface ScheduledPipeline {
   time: { granularity: 'event' | 'day' };
-  rereads?: readonly RereadStage[];
+  rereads?: readonly RereadStage[] | null;
 }
 
 /**
@@ -59,7 +60,7 @@ export interface ScheduledPipeline {
  * settles past the last; a day stays one interval (it is re-read whole), settled by the last age.
  */
 export function settleAges(p: ScheduledPipeline, configured: readonly RereadStage[]): ReadAges {
-  const stages = p.rereads ?? configured;
+  const stages = rereadsOf(p, configured);
   return p.time.granularity === 'day' ? settleAgeMs(stages) : readAgesMs(stages);
 }
 

@@ -21,6 +21,7 @@ import { executeWindow } from './execute-window.js';
 import { EndlessPagingError } from '../extract/endless-paging.js';
 import { isParked, type Parked } from '../plan/park-backoff.js';
 import type { ProjectRunSummary } from './summary.js';
+import { streamKey } from '../pipeline/definition.js';
 
 /** A stream as the run reads it: what its plan needed, plus its client and checkpoint. */
 export interface OrgStream extends PlanStream {
@@ -67,8 +68,7 @@ export interface OrgRunDeps {
 }
 
 export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], plan: OrgPlan): Promise<ProjectRunSummary[]> {
-  const key = (projectId: string, pipeline: string) => `${pipeline}\u0000${projectId}`;
-  const byKey = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s]));
+  const byKey = new Map(streams.map((s) => [streamKey(s.projectId, s.pipeline.name), s]));
   const summaries = new Map<string, ProjectRunSummary>();
   for (const s of streams) {
     const summary: ProjectRunSummary = {
@@ -76,11 +76,11 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
       deferred: deps.available ? 0 : plan.deferred.filter((d) => d.projectId === s.projectId && d.pipeline === s.pipeline.name).length,
       pages: 0, requests: 0, upserted: 0, quarantined: 0, error: null,
     };
-    summaries.set(key(s.projectId, s.pipeline.name), summary);
+    summaries.set(streamKey(s.projectId, s.pipeline.name), summary);
     await deps.startRun(summary);
   }
-  const seqs = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), { next: s.nextSeq }]));
-  const limits = new Map(streams.map((s) => [key(s.projectId, s.pipeline.name), s.state.windowLimitMs]));
+  const seqs = new Map(streams.map((s) => [streamKey(s.projectId, s.pipeline.name), { next: s.nextSeq }]));
+  const limits = new Map(streams.map((s) => [streamKey(s.projectId, s.pipeline.name), s.state.windowLimitMs]));
   // With a live budget, the windows the plan deferred come last: a first sync's plan over-estimates
   // nothing it does not know, so what its own estimates left unused goes to them if they fit. The
   // queue holds plain entries, each carrying the flags the plan gave it (cut, retried).
@@ -103,7 +103,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
   let haltError: unknown = null;
   while (queue.length && !halt) {
     const e = queue.shift()!;
-    const k = key(e.projectId, e.pipeline);
+    const k = streamKey(e.projectId, e.pipeline);
     const s = byKey.get(k)!;
     const summary = summaries.get(k)!;
     if (summary.status === 'failed') continue;
@@ -203,7 +203,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     if (s.parked && !parkedNow.has(k) && !isParked(s.parked, deps.clock.now()) && summaries.get(k)!.status === 'running' && !halt) await deps.unpark?.(s);
   }
   // What the queue did not reach stops with the organization (budget or stop request).
-  const pending = new Set(queue.map((e) => key(e.projectId, e.pipeline)));
+  const pending = new Set(queue.map((e) => streamKey(e.projectId, e.pipeline)));
   for (const [k, summary] of summaries) {
     if (summary.status !== 'running') continue;
     const cut = summary.windows.some((w) => !w.complete) || pending.has(k);
@@ -224,7 +224,7 @@ function holdParked(deps: OrgRunDeps, byKey: Map<string, OrgStream>, summaries: 
   const now = deps.clock.now();
   const said = new Set<string>();
   return queue.filter((e) => {
-    const k = `${e.pipeline}\u0000${e.projectId}`;
+    const k = streamKey(e.projectId, e.pipeline);
     const p = byKey.get(k)?.parked;
     if (!isParked(p, now)) return true;
     summaries.get(k)!.deferred++;

@@ -22,6 +22,7 @@ import { Merger } from '../load/merger.js';
 import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
 import { pageCapFor } from '../load/mergeable-page.js';
 import { openWarehouse, type Warehouse } from '../load/warehouse.js';
+import { createDeclaredTables } from '../pipeline/create-declared-tables.js';
 import { Writer } from '../load/writer.js';
 import { acquireWriterLock } from '../load/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
@@ -90,6 +91,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     wh = deps.dryRun
       ? await openWarehouse(existsSync(cfg.warehouse) ? cfg.warehouse : ':memory:', { readOnly: existsSync(cfg.warehouse), readPath: cfg.readPath })
       : await openWarehouse(cfg.warehouse, { memoryLimit: cfg.duckdb.memoryLimit, threads: cfg.duckdb.threads, readPath: cfg.readPath });
+    if (!deps.dryRun) await createDeclaredTables(wh.conn, pipelines);
     const writer = new Writer(wh.conn);
     const reader = await wh.connect();
     const zone = new LandingZone(cfg.landingDir, ({ path, reason, dropped }) =>

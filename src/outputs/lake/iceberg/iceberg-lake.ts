@@ -12,8 +12,7 @@
 // snapshot is derived from it on every export, so a kill between the two is repaired by the next run.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../../../core/logger.js';
-import type { LakeTable } from '../../../sync/pipeline/lake-table.js';
-import { sqlFile } from '../../../sync/load/sql-files.js';
+import { lakeSelect, type LakeTable } from '../../../sync/pipeline/lake-table.js';
 import type { FileEntry } from '../manifest.js';
 import { commitTable } from './commit-table.js';
 import type { IcebergFileHooks } from '../partition-writer.js';
@@ -41,7 +40,7 @@ export interface IcebergLake {
   close(): void;
 }
 
-const selectOf = (t: LakeTable) => sqlFile(t.select).trim().replace(/;$/, '');
+const selectOf = (t: LakeTable) => lakeSelect(t);
 
 export async function openIcebergLake(a: {
   conn: DuckDBConnection; tables: readonly LakeTable[]; location: string; env: NodeJS.ProcessEnv; logger: Logger; readGraceMs?: number;
