@@ -19,7 +19,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
-import { sqlFile } from '../../src/sync/load/sql-files.js';
+import { lakeSelect } from '../../src/sync/pipeline/lake-table.js';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
@@ -54,7 +54,7 @@ function norm(v: unknown): unknown {
   return v;
 }
 const rowKey = (r: IcebergRow, cols: readonly string[]) => JSON.stringify(cols.map((c) => norm(r[c])));
-const selectOf = (t: (typeof LAKE_TABLES)[number]) => sqlFile(t.select).trim().replace(/;$/, '');
+const selectOf = (t: (typeof LAKE_TABLES)[number]) => lakeSelect(t);
 
 async function warehouseRows(): Promise<Map<string, { cols: string[]; rows: string[] }>> {
   const wh = await openWarehouse(warehouse, { readOnly: true });
