@@ -1,4 +1,4 @@
-// The read surface's Parquet files are written in bounded row groups (sql/publish/copy-segment.sql):
+// The read surface's Parquet files are written in bounded row groups (src/parquet/partition-copy.ts):
 // DuckDB's Parquet writer holds a whole row group in memory before it compresses it, so the row
 // group size bounds the publish's memory whatever a day holds (docs/performance.md, Memory). A real
 // warehouse (migrated), a real publish, the files read back with parquet_metadata.

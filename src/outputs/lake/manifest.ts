@@ -1,8 +1,10 @@
 // The lake's own state and commit point, kept inside the lake (_docs_etl/manifest.json) so the lake
 // can be moved or live anywhere. A clean machine-readable list: per table its layout and format
 // fingerprint; per file its table, partition (Hive names), key, rows, bytes and content signature.
-// It is written last in a run (and at checkpoints), in one step, so it only names files that were
-// completely written; readers that want exactly one consistent version read the files it names.
+// It is written after the data files (and at checkpoints), in one step, so it only names files that
+// were completely written. It is NOT a commit point for readers (deprecated for them, docs/lake.md):
+// the Iceberg commit follows it, and every export re-derives each table's snapshot from it, so after
+// a kill between the two the next export makes them agree again (test/lake/iceberg-manifest-agree.test.ts).
 // A missing, unreadable or older-version manifest makes the next export rewrite everything.
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.js';

@@ -1,13 +1,14 @@
 // Writing one lake file: DuckDB's Parquet writer COPYs the partition's rows to a local staging
 // path (beside the final file on a local disk, a staging directory for object storage), then the
-// storage publishes it under its key. The SQL is sql/export/lake-copy.sql; values are bound.
+// storage publishes it under its key. The COPY is the one Parquet writer's (src/parquet/partition-copy.ts).
 import { rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
 import { partitionKey, type LakePartition } from './lake-layout.js';
 import type { LakeStorage } from './lake-storage.js';
 import type { FileEntry } from './manifest.js';
-import { copyStatement, type FileSignature } from './signatures.js';
+import { copyPartition } from '../../parquet/partition-copy.js';
+import { partitionRows, type FileSignature } from './signatures.js';
 
 /** Unique per file within a run; lower-case so keys match DATA_FILE_RE. */
 export type KeyNamer = () => string;
@@ -24,12 +25,10 @@ export async function writeFile(
 ): Promise<FileEntry> {
   const key = partitionKey(t.name, p, storage.replacesInPlace ? null : unique());
   const staged = storage.stagingPath(key, token);
-  const { sql, params } = copyStatement(t, p, iceberg?.option);
   let rows: number;
   let stats: FileEntry['iceberg'];
   try {
-    const res = await conn.runAndReadAll(sql, { ...params, file: staged });
-    rows = Number(res.getRows()[0]?.[0] ?? 0);
+    rows = await copyPartition(conn, partitionRows(t, p, iceberg?.option), staged);
     stats = await iceberg?.stats(staged);
   } catch (err) {
     rmSync(staged, { force: true });

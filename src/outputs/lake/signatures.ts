@@ -1,11 +1,13 @@
 // What the warehouse holds now, per file of a declared lake table, as signatures to compare with
-// the manifest (one query per table, a single scan), and the COPY statement that writes one file.
-// The SQL templates are sql/export/lake-*.sql; a declaration fills in its SELECT file and its
+// the manifest (one query per table, a single scan), and the rows of one file for the one Parquet
+// writer (src/parquet/partition-copy.ts). The signature SQL is sql/export/lake-signatures.sql; a
+// declaration fills in its SELECT file and its
 // (checked, plain) column names, and every value is a bound parameter.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { lakeSelect, type LakeTable } from '../../sync/pipeline/lake-table.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
+import type { PartitionRows } from '../../parquet/partition-copy.js';
 import { dayRange, type LakePartition } from './lake-layout.js';
 
 export interface FileSignature extends LakePartition {
@@ -47,26 +49,16 @@ export async function readFileSignatures(conn: DuckDBConnection, t: LakeTable): 
   return out;
 }
 
-/** The COPY of one partition of `t` to $file, with its bound parameters. */
-export function copyStatement(t: LakeTable, p: LakePartition, options = ''): { sql: string; params: Record<string, string> } {
+/** The rows of one partition of `t` as the one Parquet writer (src/parquet/partition-copy.ts) copies them. */
+export function partitionRows(t: LakeTable, p: LakePartition, options?: string): PartitionRows {
   const l = t.layout;
-  let filter = 'true';
-  const params: Record<string, string> = {};
-  if (l.by !== 'none') {
-    filter = 'project_id = $project_id';
-    params.project_id = p.projectId ?? '';
-  }
-  if (l.by === 'project-day') {
-    if (l.type === 'instant') {
-      filter += ` AND "${l.column}" >= CAST($from AS TIMESTAMPTZ) AND "${l.column}" < CAST($to AS TIMESTAMPTZ)`;
-      Object.assign(params, dayRange(p.date ?? ''));
-    } else {
-      filter += ` AND "${l.column}" = CAST($date AS DATE)`;
-      params.date = p.date ?? '';
-    }
-  }
-  const order = t.order.map((c) => `"${c}"`).join(', ') || 'ALL';
-  return { sql: fill(sqlFile('export/lake-copy.sql'), { select: selectOf(t), filter, order, options: options ? `, ${options}` : '' }), params };
+  return {
+    source: selectOf(t),
+    ...(l.by !== 'none' ? { projectId: p.projectId ?? '' } : {}),
+    ...(l.by === 'project-day' ? { time: l.type === 'instant' ? { column: l.column, ...dayRange(p.date ?? '') } : { column: l.column, date: p.date ?? '' } } : {}),
+    order: t.order.length ? t.order : 'all',
+    ...(options ? { options: [options] } : {}),
+  };
 }
 
 /** Fingerprint of what a table's files contain: when its SELECT, layout or order change, it is rewritten whole. */
@@ -74,7 +66,7 @@ export function tableFormat(t: LakeTable, manifestVersion: number): string {
   return createHash('sha256')
     .update(JSON.stringify([manifestVersion, t.layout, t.order]))
     .update(selectOf(t))
-    .update(sqlFile('export/lake-copy.sql'))
+    .update(sqlFile('parquet/copy-partition.sql'))
     .update('iceberg-field-ids')
     .digest('hex').slice(0, 16);
 }

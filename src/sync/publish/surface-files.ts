@@ -9,8 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile, isErrno } from '../../core/atomic-file.js';
 import { escapeHiveValue, tempName } from '../../outputs/lake/lake-layout.js';
-import { sqlFile } from '../load/sql-files.js';
-import { ident } from './catalog.js';
+import { copyPartition, wholeTable, type PartitionRows } from '../../parquet/partition-copy.js';
 import { segmentRange } from './surface-plan.js';
 import { SEGMENT_ROW_GROUP_ROWS, type SurfaceTable } from './surface-tables.js';
 
@@ -31,14 +30,18 @@ export async function writeSegmentFile(
 ): Promise<{ rows: number; bytes: number }> {
   const final = surfacePath(partsDir, rel);
   const tmp = join(dirname(final), tempName(basename(final), token));
-  const sql = sqlFile('publish/copy-segment.sql')
-    .replaceAll('{{table}}', ident(t.name)).replaceAll('{{project}}', ident(t.projectColumn)).replaceAll('{{time}}', ident(t.timeColumn));
-  const { from, to } = segmentRange(key);
+  // The one Parquet writer (src/parquet/partition-copy.ts): every column as the warehouse has it
+  // (the catalog's view casts back to the exact types), unsorted (the rows keep the table's order,
+  // merged window by window: a sort of a month would spill and cost time and memory), in bounded
+  // row groups (SEGMENT_ROW_GROUP_ROWS).
+  const rows: PartitionRows = {
+    source: wholeTable(t.name), projectId, time: { column: t.timeColumn, ...segmentRange(key) }, rowGroupRows: SEGMENT_ROW_GROUP_ROWS,
+  };
   try {
     mkdirSync(dirname(final), { recursive: true });
-    const res = await conn.runAndReadAll(sql, { project_id: projectId, from, to, file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
+    const n = await copyPartition(conn, rows, tmp);
     commitFile(tmp, final);
-    return { rows: Number(res.getRows()[0]?.[0] ?? 0), bytes: statSync(final).size };
+    return { rows: n, bytes: statSync(final).size };
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;

@@ -1,9 +1,13 @@
 // Which warehouse tables the read surface keeps as immutable Parquet partitions, and how they are
 // partitioned. This is the ONE list: the assistant's turns and their sources, partitioned by
 // project and UTC day of occurred_at, whose per-(project, day) signatures
-// src/sync/publish/segment-signatures.ts computes. Next step: read the pipelines' lake declarations
-// (src/sync/pipeline/lake-table.ts) here instead. Every other table of the warehouse is copied natively
-// into the catalog on each publish (docs/performance.md has the cost).
+// src/sync/publish/segment-signatures.ts computes. The files are written by the one Parquet writer
+// the lake export uses too (src/parquet/partition-copy.ts). The list is not yet read from the
+// pipelines' lake declarations (src/sync/pipeline/lake-table.ts) because the change detection is
+// specific to these two tables (sql/publish/day-signatures.sql, changes.sql: their last_seen_at
+// watermark and sources hash) and so are the catalog manifest's per-segment `files`; a declared
+// table would need a per-table day signature first. Every other table of the warehouse is kept
+// whole (src/sync/publish/surface-native.ts; docs/performance.md has the cost).
 const PARTITIONED_TABLES = ['conversations', 'sources'] as const;
 type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 

@@ -20,6 +20,10 @@ const fileName = (uri: string) => uri.slice(uri.lastIndexOf('/') + 1);
 const relativeToLake = (r: TableRef) => `${r.table}/metadata/${fileName(r.metadataFile)}`;
 const lakeRoot = (r: TableRef) => r.location.slice(0, r.location.length - r.table.length - 1);
 const s3a = (uri: string) => uri.replace(/^s3:\/\//, 's3a://');
+/** One POSIX shell word: single-quoted, a quote inside closed, escaped and reopened. */
+const shellWord = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+/** A Spark identifier in backquotes (a backquote inside doubled). */
+const sparkId = (name: string) => `\`${name.replaceAll('`', '``')}\``;
 
 export function ddl(engine: Engine, refs: readonly TableRef[], schema: string): string {
   const lines: string[] = [];
@@ -34,7 +38,8 @@ export function ddl(engine: Engine, refs: readonly TableRef[], schema: string): 
       // A Hadoop catalog over the lake's parent folder reads version-hint.text: always the current snapshot.
       const root = refs[0] ? lakeRoot(refs[0]) : '';
       const parent = root.slice(0, root.lastIndexOf('/'));
-      const ns = root.slice(root.lastIndexOf('/') + 1);
+      // The namespace is the lake folder's name as the file system has it (the URI escapes it: %20).
+      const ns = decodeURIComponent(root.slice(root.lastIndexOf('/') + 1));
       lines.push(
         '-- spark-defaults.conf (or --conf): a Hadoop catalog whose warehouse is the lake\'s parent folder; it reads',
         '-- metadata/version-hint.text, so every query sees the last export with no refresh',
@@ -42,7 +47,7 @@ export function ddl(engine: Engine, refs: readonly TableRef[], schema: string): 
         `--   spark.sql.catalog.docs_lake.type=hadoop`,
         `--   spark.sql.catalog.docs_lake.warehouse=${s3a(parent)}`,
       );
-      for (const r of refs) lines.push(`SELECT count(*) FROM docs_lake.\`${ns}\`.\`${r.table}\`;   -- or spark.read.format("iceberg").load("${s3a(r.location)}")`);
+      for (const r of refs) lines.push(`SELECT count(*) FROM docs_lake.${sparkId(ns)}.${sparkId(r.table)};   -- or spark.read.format("iceberg").load("${s3a(r.location)}")`);
       break;
     }
     case 'trino':
@@ -59,7 +64,7 @@ export function ddl(engine: Engine, refs: readonly TableRef[], schema: string): 
           Parameters: { table_type: 'ICEBERG', metadata_location: r.metadataFile },
           StorageDescriptor: { Location: r.location },
         });
-        lines.push(`aws glue update-table --database-name ${schema} --table-input '${input}' || aws glue create-table --database-name ${schema} --table-input '${input}'`);
+        lines.push(`aws glue update-table --database-name ${schema} --table-input ${shellWord(input)} || aws glue create-table --database-name ${schema} --table-input ${shellWord(input)}`);
       }
       break;
     case 'snowflake':
