@@ -14,6 +14,7 @@ import { capturePages } from './capture-pages.js';
 import { startChildSync, type ChildSync } from './child-sync.js';
 import { containerNode, launcherNode, type NodeSetup } from './container-node.js';
 import { duckdbCeiling, type Ceiling } from './duckdb-ceiling.js';
+import { lakeBench, type LakeBench } from './lake-bench.js';
 import { measuredSync, type MeasuredSync, type MeasuredSyncInput } from './measured-sync.js';
 import { timeReport } from './report-timing.js';
 import { viewTimings, type ViewTiming } from './view-timings.js';
@@ -51,6 +52,8 @@ export interface LoadResult {
   /** The read surface's Parquet files (catalog mode), MB and count. */
   partsMb: number;
   partsFiles: number;
+  /** The lake: a full export after the full sync, an incremental one after a run with a little new data (lake-bench.ts). */
+  lake: LakeBench;
 }
 
 export interface LoadOptions {
@@ -114,12 +117,16 @@ export async function loadBench(n: number, seed: number, workDir: string, log: (
     log(`${n.toLocaleString('en-US')} turns: views and report`);
     const snapshot = join(dir, 'read', 'warehouse.duckdb');
     const size = (p: string) => { try { return statSync(p).size; } catch { return 0; } };
-    return {
+    const result = {
       n, sync, steady, steadyRuns, container, bare, node: inProcess ? 'in the bench process' : describeNode(launcher), requests, idealRequests: Math.ceil(n / 1000), idealWindowed, ceiling,
       views: await viewTimings(snapshot), nativeViews: await viewTimings(warehouse), report: await timeReport(snapshot),
       warehouseMb: (size(warehouse) + size(`${warehouse}.wal`)) / 1e6, snapshotMb: size(snapshot) / 1e6,
       ...partsOf(readSurfaceDir(snapshot), size),
     };
+    // Last: its sync adds data, after every figure above was taken.
+    log(`${n.toLocaleString('en-US')} turns: lake export, full, then incremental after a run with a little new data`);
+    const lake = await lakeBench({ sandboxUrl: sandbox.url, warehouse, readPath: snapshot, lakeDir: join(dir, 'lake'), sync: run });
+    return { ...result, lake };
   } finally {
     await sandbox.close();
   }

@@ -51,6 +51,19 @@ function sizeJson(s: LoadResult) {
     read_surface_files: s.partsFiles,
     views_ms: Object.fromEntries(s.views.map((v) => [v.view, r0(v.warmMs)])),
     native_views_ms: Object.fromEntries(s.nativeViews.map((v) => [v.view, r0(v.warmMs)])),
+    lake: lakeJson(s),
+  };
+}
+
+/** Issue 35: the lake's full export and the incremental one after a run with a little new data. */
+function lakeJson(s: LoadResult) {
+  const { full, incremental: inc } = s.lake;
+  return {
+    full: { s: r2(full.ms / 1000), mb: r2(full.bytes / 1e6), files: full.files, manifests: full.manifests },
+    incremental: {
+      s: r2(inc.ms / 1000), kb: r0(inc.bytes / 1024), files: inc.files, manifests: inc.manifests, tables_written: inc.tablesWritten.length,
+      new_turns: inc.newTurns, lake_files: inc.totalFiles,
+    },
   };
 }
 
@@ -82,6 +95,7 @@ export function benchJson(sizes: LoadResult[], budget: BudgetResult | null): Rec
       steady_ratio: issue20 ? issue20.runRatio <= TARGET.steadyRatio : null,
       steady_rss: issue20 ? issue20.steadyMaxMb <= TARGET.steadyRssMb && issue20.rssGrowth <= TARGET.rssGrowth : null,
       views_vs_native: issue20 ? issue20.viewsMax <= TARGET.viewsVsNative : null,
+      lake_manifest_per_changed_table: rows.every((r) => r.lake.incremental.manifests === r.lake.incremental.tables_written),
       budget: budget ? budget.utilization >= TARGET.utilization && budget.http429 === 0 && budget.maxInWindow <= budget.limit : null,
     },
   };
@@ -122,6 +136,12 @@ export function humanReport(sizes: LoadResult[], budget: BudgetResult | null): s
       { measure: `${at}: report (30 days)`, value: `${n(j.report_ms)} ms, ${n(j.report_kb)} KB`, target: j.n === 1_000_000 ? `<= 5 s: ${mark(j.report_ms <= TARGET.reportMs1M)}` : '' },
       { measure: `${at}: warehouse / read path / its Parquet files`, value: `${j.warehouse_mb} MB / ${j.snapshot_mb} MB / ${j.read_surface_mb} MB in ${j.read_surface_files} files`, target: '' },
       { measure: `${at}: steady run peak RSS, bytes the publish wrote`, value: `${n(j.steady.peak_rss_mb)} MB, ${n(j.steady.publish_bytes / 1024)} KB (full sync: ${n(j.steady.full_publish_bytes / 1e6)} MB)`, target: '' },
+      { measure: `${at}: lake export, full (local folder)`, value: `${j.lake.full.s} s, ${j.lake.full.mb} MB in ${n(j.lake.full.files)} files, ${j.lake.full.manifests} Iceberg manifests`, target: '' },
+      {
+        measure: `${at}: lake export, incremental after ${n(j.lake.incremental.new_turns)} new turns`,
+        value: `${j.lake.incremental.s} s, ${n(j.lake.incremental.kb)} KB in ${j.lake.incremental.files} of ${n(j.lake.incremental.lake_files)} files, ${j.lake.incremental.manifests} manifests for ${j.lake.incremental.tables_written} changed tables`,
+        target: `one manifest per changed table: ${mark(j.lake.incremental.manifests === j.lake.incremental.tables_written)}`,
+      },
       ...Object.keys(j.views_ms).map((v) => ({
         measure: `${at}: view ${v}, read path vs native (warm)`,
         value: `${n(j.views_ms[v]!)} ms vs ${n(j.native_views_ms[v] ?? 0)} ms = ${r2(j.views_ms[v]! / Math.max(1, j.native_views_ms[v] ?? 0))}x`,

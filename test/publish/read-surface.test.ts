@@ -10,6 +10,7 @@ import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
+import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';
 import { runSync, type SyncResult } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { sqlFolder } from '../../src/sync/load/sql-files.js';
@@ -89,7 +90,9 @@ describe('the read catalog', () => {
     const wh = await open(warehouse);
     const cat = await open(readPath);
     try {
-      const tables = (await wh.rows("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1")).map((r) => String(r.table_name));
+      // The writer's own state tables are not published (writer-only-tables.ts; writer-only-tables.test.ts).
+      const tables = (await wh.rows("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1")).map((r) => String(r.table_name))
+        .filter((t) => !WRITER_ONLY_TABLES.has(t));
       const views = sqlFolder('views').map((v) => /CREATE OR REPLACE VIEW (\w+)/.exec(v.sql)![1]!);
       expect(tables).toEqual(expect.arrayContaining(['conversations', 'sources', 'sync_runs', 'coverage', 'feedback', 'page_views_daily']));
       expect(views.length).toBeGreaterThan(10);

@@ -22,7 +22,7 @@ export const literal = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 /** Schema and table of the publish's manifest inside the catalog. */
 export const MANIFEST_SCHEMA = 'docs_etl';
 export const MANIFEST_TABLE = 'read_surface';
-const ALIAS = 'docs_etl_read_catalog';
+export const CATALOG_ALIAS = 'docs_etl_read_catalog';
 const PREVIOUS = 'docs_etl_read_previous';
 
 /** The warehouse's tables (main schema) and their columns, in column order. */
@@ -54,10 +54,10 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
   manifest: string;
 }): Promise<void> {
   const wh = String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-  await conn.run(`ATTACH ${literal(a.path)} AS ${ALIAS}`);
+  await conn.run(`ATTACH ${literal(a.path)} AS ${CATALOG_ALIAS}`);
   try {
     for (const [table, columns] of a.columns) {
-      const target = `${ALIAS}.main.${ident(table)}`;
+      const target = `${CATALOG_ALIAS}.main.${ident(table)}`;
       const files = a.parquet.get(table);
       if (files) await conn.run(parquetViewSql(target, columns, files));
       else await conn.run(`CREATE TABLE ${target} AS SELECT * FROM ${ident(wh)}.main.${ident(table)}`);
@@ -65,20 +65,20 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
     for (const m of (await conn.runAndReadAll(sqlFile('publish/macros.sql'))).getRowObjectsJS()) {
       const params = (m.parameters as unknown[]).map((p) => ident(String(p))).join(', ');
       const table = m.function_type === 'table_macro' ? 'TABLE ' : '';
-      await conn.run(`CREATE MACRO ${ALIAS}.main.${ident(String(m.function_name))}(${params}) AS ${table}${String(m.macro_definition)}`);
+      await conn.run(`CREATE MACRO ${CATALOG_ALIAS}.main.${ident(String(m.function_name))}(${params}) AS ${table}${String(m.macro_definition)}`);
     }
-    await conn.run(`CREATE SCHEMA ${ALIAS}.${MANIFEST_SCHEMA}`);
-    await conn.run(`CREATE TABLE ${ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} (manifest VARCHAR)`);
-    await conn.run(`INSERT INTO ${ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} VALUES ($m)`, { m: a.manifest });
+    await conn.run(`CREATE SCHEMA ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}`);
+    await conn.run(`CREATE TABLE ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} (manifest VARCHAR)`);
+    await conn.run(`INSERT INTO ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} VALUES ($m)`, { m: a.manifest });
     // The views of sql/views bind their unqualified names in the catalog (as a reader will).
-    await conn.run(`USE ${ALIAS}`);
+    await conn.run(`USE ${CATALOG_ALIAS}`);
     try {
       for (const v of sqlFolder('views')) await conn.run(v.sql);
     } finally {
       await conn.run(`USE ${ident(wh)}`);
     }
   } finally {
-    await conn.run(`DETACH ${ALIAS}`);
+    await conn.run(`DETACH ${CATALOG_ALIAS}`);
   }
 }
 

@@ -29,6 +29,9 @@ import { planSegments, segmentSignatures } from './surface-plan.js';
 import { readDaySignatures } from './surface-days.js';
 import { surfacePartitionedTables } from './surface-tables.js';
 import { publishNativeTables } from './surface-native.js';
+import { readableTables } from './writer-only-tables.js';
+import { catalogKey, changedViews, updateCatalog } from './catalog-update.js';
+import { sqlFolder } from '../load/sql-files.js';
 
 export const READ_SURFACES = ['catalog', 'copy'] as const;
 export type ReadSurface = (typeof READ_SURFACES)[number];
@@ -71,7 +74,8 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   const stored = prior.kind === 'read' ? prior.manifest : null;
   const previous = stored ?? emptyManifest();
   const tables = surfacePartitionedTables();
-  const columns = await readTableColumns(conn);
+  // The writer's own state tables are left out (writer-only-tables.ts): not signed, not written.
+  const columns = readableTables(await readTableColumns(conn));
   const schemaHash = createHash('sha256').update(JSON.stringify(tables.map((t) => [t.name, columns.get(t.name)]))).digest('hex');
   const dayState = await readDaySignatures(conn, stored, full, now);
   const segments = segmentSignatures(dayState.days, now, schemaHash);
@@ -122,19 +126,27 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   // Retired files: kept while a reader may hold a catalog naming them, then deleted.
   const retired = [...previous.retired, ...retiring.map((file) => ({ file, retiredAt: now.toISOString() }))];
   const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
+  const key = catalogKey(columns, dayState.migrations, partsDir);
   const manifest: SurfaceManifest = {
     ...emptyManifest(), days: dayState.days, watermark: dayState.watermark, migrations: dayState.migrations, fullDay: dayState.fullDay,
-    segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries,
+    segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries, catalogKey: key,
   };
-  const parquet = new Map(tables.map((t) => [t.name as string, next.flatMap((e) => {
-    const rel = e.files[t.name];
-    return rel === undefined ? [] : [surfacePath(partsDir, rel)];
-  })]));
-  for (const e of native.entries) parquet.set(e.table, e.file === null ? [] : [surfacePath(partsDir, e.file)]);
+  const parquet = parquetFiles(manifest, partsDir);
 
   const tmp = join(dirname(readPath), `.${basename(readPath)}.${token}.tmp`);
+  let views: number;
   try {
-    await writeCatalog(conn, { path: tmp, columns, parquet, manifest: JSON.stringify(manifest) });
+    // The previous catalog, built for the same schema, is copied with only the changed views
+    // replaced (catalog-update.ts); otherwise the catalog is written anew.
+    const before = stored?.catalogKey === key ? parquetFiles(stored, partsDir) : null;
+    if (before && sameKeys(before, parquet)) {
+      const changed = changedViews(before, parquet);
+      await updateCatalog(conn, { from: readPath, path: tmp, columns, parquet, changed, manifest: JSON.stringify(manifest) });
+      views = changed.length;
+    } else {
+      await writeCatalog(conn, { path: tmp, columns, parquet, manifest: JSON.stringify(manifest) });
+      views = columns.size + sqlFolder('views').length;
+    }
     commitFile(tmp, readPath);
   } catch (err) {
     rmSync(tmp, { force: true });
@@ -153,10 +165,23 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   }
   return {
     path: s.readPath, bytes, ms: performance.now() - started,
-    files: { written, deleted, current: filesOf(manifest).current.length, retired: manifest.retired.length },
+    files: { written, deleted, current: filesOf(manifest).current.length, retired: manifest.retired.length }, views,
     warnings: prior.kind === 'unknown' ? [prior.warning] : [],
   };
 }
+
+/** Each table's files in the catalog's views, by absolute path: the day segments' and the whole tables'. */
+function parquetFiles(m: SurfaceManifest, partsDir: string): Map<string, string[]> {
+  const parquet = new Map(surfacePartitionedTables().map((t) => [t.name as string, m.segments.flatMap((e) => {
+    const rel = e.files[t.name];
+    return rel === undefined ? [] : [surfacePath(partsDir, rel)];
+  })]));
+  for (const e of m.tables ?? []) parquet.set(e.table, e.file === null ? [] : [surfacePath(partsDir, e.file)]);
+  return parquet;
+}
+
+const sameKeys = (a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean =>
+  a.size === b.size && [...a.keys()].every((k) => b.has(k));
 
 function entryFiles(e: PartitionEntry): string[] {
   return Object.values(e.files).filter((f): f is string => f !== undefined);

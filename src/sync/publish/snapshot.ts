@@ -17,6 +17,11 @@ export interface Published {
   ms: number;
   /** Catalog publishes (src/sync/publish/read-surface.ts): Parquet files written, deleted, named now, retired. */
   files?: { written: number; deleted: number; current: number; retired: number };
+  /**
+   * Catalog publishes: views the new catalog created (every table's and sql/views', when written
+   * anew) or replaced (those whose files changed, when built from the previous catalog).
+   */
+  views?: number;
   /** Lines for the log: e.g. a previous catalog held read-write by a reader (src/sync/publish/previous-catalog.ts). */
   warnings?: string[];
 }

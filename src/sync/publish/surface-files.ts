@@ -71,7 +71,20 @@ export function removeSurfaceFile(partsDir: string, rel: string): void {
   }
 }
 
-/** Every file under the parts folder, relative with '/' separators. */
+/**
+ * The names a publish gives its files: a segment's `<day or month>-<token>.parquet`, a whole
+ * table's `<token>.parquet` (surface-native.ts), and their temporaries (lake-layout.ts's tempName:
+ * `.NAME.<token>.parquet.tmp`). The token is newToken's 10 hex digits.
+ */
+const OWN_FILE_RE = /^(?:\d{4}-\d{2}(?:-\d{2})?-)?[0-9a-f]{10}\.parquet$/;
+const OWN_TEMP_RE = /^\..+\.[0-9a-f]{10}\.parquet\.tmp$/;
+export const isSurfaceFileName = (name: string): boolean => OWN_FILE_RE.test(name) || OWN_TEMP_RE.test(name);
+
+/**
+ * Every file of ours under the parts folder (by isSurfaceFileName), relative with '/' separators.
+ * A file of another name (a note someone left, another tool's file) is not listed, so the sweep of
+ * leftovers never deletes it.
+ */
 export function listSurfaceFiles(partsDir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
@@ -85,7 +98,7 @@ export function listSurfaceFiles(partsDir: string): string[] {
     for (const e of entries) {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(child);
-      else out.push(child);
+      else if (isSurfaceFileName(e.name)) out.push(child);
     }
   };
   walk('');

@@ -39,6 +39,8 @@ const manifestSchema = z.object({
   tables: z.array(z.object({
     table: z.string(), signature: z.string(), rows: z.number().int().nonnegative(), file: z.string().nullable(), bytes: z.number().int().nonnegative(),
   })).optional(),
+  /** What the catalog was built for (src/sync/publish/catalog-update.ts); absent: written by an older docs-etl. */
+  catalogKey: z.string().optional(),
 });
 
 export type SurfaceManifest = z.infer<typeof manifestSchema> & { segments: PartitionEntry[] };
