@@ -55,7 +55,8 @@ export interface RateBudget {
 /** Requests a run of this stream spends on its head and re-reads when runs are `cadenceS` apart. */
 export function freshRequests(s: StreamCost, cadenceS: number): number {
   const units = s.byDay ? Math.max(1, Math.round((cadenceS * 1000) / DAY_MS))
-    : s.density === null ? 1 : Math.max(1, Math.ceil((s.density * cadenceS * 1000) / s.pageSize));
+    // Rounded, not ceiled: the head's and the re-reads' partial pages average out over runs.
+    : s.density === null ? 1 : Math.max(1, Math.round((s.density * cadenceS * 1000) / s.pageSize));
   // At a cadence longer than a stage's slack, that stage's re-read is caught by a later one: at
   // least one re-read (the settle) is always made.
   const stages = Math.max(s.rereads.length ? 1 : 0, s.rereads.filter((st) => cadenceS * 1000 <= st.withinMs).length);
