@@ -29,7 +29,7 @@ const PROJECTS = ['alpha', 'beta'];
 const NOW = Date.parse('2026-03-11T15:30:00Z');
 /** The tool's own state, not user data: never in the lake (checkpoints, parked windows, alert states and
  * response counts, the gap-topic step's incremental state). */
-const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows', 'alert_state', 'api_responses', 'run_deferrals', 'gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']);
+const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows', 'history_probes', 'alert_state', 'api_responses', 'run_deferrals', 'gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']);
 
 const clock = new FakeClock(NOW);
 let sb: Sandbox;

@@ -19,6 +19,9 @@ import { formatRunNote } from '../format.js';
 import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
+
+/** The schedule without --cron or DOCS_ETL_CRON: nightly at 02:00 (status estimates at this cadence before runs show one). */
+export const DEFAULT_CRON = '0 2 * * *';
 import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
 import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
@@ -51,7 +54,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--metrics-listen <host:port>', 'serve /metrics, /healthz and /readyz there (port 0 picks one; loopback when no host; default config metricsListen, else none)')
     .addHelpText('after', '\nA tick that comes while a run is still going is skipped and logged. Exit code 3 (budget) is a normal tick outcome.')
     .action(async (flags: ScheduleFlags) => {
-      const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? '0 2 * * *';
+      const cron = flags.cron ?? ctx.env.DOCS_ETL_CRON ?? DEFAULT_CRON;
       checkCron(cron);
       if (flags.report !== undefined) checkReportPath(flags.report, '--report');
       if (flags.timezone !== undefined) checkTimezone(flags.timezone);

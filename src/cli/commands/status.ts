@@ -22,6 +22,8 @@ import { formatTable } from '../format.js';
 import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
 import type { RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { CommandFactory } from './index.js';
+import { cronCadenceS, estimatePhrase } from '../../outputs/status/backfill-estimate.js';
+import { DEFAULT_CRON } from './schedule.js';
 
 interface StatusFlags {
   warehouse?: string;
@@ -65,11 +67,15 @@ export const statusCommand: CommandFactory = (ctx, setExitCode) =>
           budgetDir: budget.dir, legacyBudgetDir: budget.legacyDir, onWarning: (m) => ctx.stderr.write(`docs-etl: warning: ${m}\n`),
           budgetUrl: budgetUrlFromEnv(ctx.env),
           rate: flags.rateLimit ?? { limit: 100, windowMs: 3_600_000 }, maxWaitMs: 15 * 60_000,
+          // Before two runs show the cadence: the schedule's (DOCS_ETL_CRON, else its nightly default).
+          scheduleCadenceS: cronCadenceS(ctx.env.DOCS_ETL_CRON ?? DEFAULT_CRON),
         });
         if (flags.check) {
           // The same verdict as the metrics server's /readyz and docs_etl_healthy (check-verdict.ts).
           const v = await checkVerdict(wh.conn, systemClock, status, { maxAgeMs: flags.maxAge, rereads: flags.rereads, freshness: freshnessFromConfig(flags.config) });
           ctx.stdout.write(`${v.line}\n`);
+          // A slow first backfill is a warning, not a failure: the exit code stays the verdict's.
+          for (const b of status.backfill) if (b.warning) ctx.stdout.write(`warning: ${b.warning}\n`);
           setExitCode(v.healthy ? EXIT.ok : EXIT.failed);
           return;
         }
@@ -112,11 +118,10 @@ function backfillText(x: StreamStatus): string {
 function backfillLine(b: OrgBackfill): string {
   const head = `backfill ${b.organization}: `;
   if (b.runs === 0) return `${head}history complete`;
-  const every = b.cadence_s === null ? 'runs' : Math.abs(b.cadence_s - 86_400) <= 3 * 3600 ? 'nightly runs' : Math.abs(b.cadence_s - 3600) <= 600 ? 'hourly runs' : `runs (one every ${formatDuration(b.cadence_s * 1000)})`;
   const left = `${num(b.remaining_requests)} requests left over all pipelines${b.unknown_streams ? ` and ${b.unknown_streams} stream(s) reading all history` : ''}`;
   return b.runs === null
     ? `${head}${left}; no estimate yet${b.per_run === 0 ? ' (runs have no budget left for backfill)' : ''}`
-    : `${head}${left}: history complete in about ${b.runs} ${every} (about ${num(b.per_run)} requests a run go to backfill)`;
+    : `${head}${left}: ${estimatePhrase(b)} (about ${num(b.per_run)} requests a run go to backfill, ${num(b.per_run_fresh)} to heads and re-reads)`;
 }
 
 function render(s: Status): string {
@@ -151,5 +156,6 @@ function render(s: Status): string {
     }
   }
   for (const x of s.streams) for (const w of x.warnings) lines.push(`warning: ${x.project_id}/${x.pipeline}: ${w}`);
+  for (const b of s.backfill) if (b.warning) lines.push(`warning: ${b.warning}`);
   return lines.join('\n');
 }

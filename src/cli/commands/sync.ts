@@ -18,6 +18,8 @@ import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { secretsOf } from '../../core/secrets.js';
 import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
+import { DEFAULT_CRON } from './schedule.js';
+import { backfillStatus, basisLines } from '../../outputs/status/backfill-basis.js';
 import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
 import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
@@ -96,6 +98,8 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
       progress.stop();
       if (flags.dryRun) {
         ctx.stdout.write(`${formatPlan(result.plans, cfg.rate)}\n`);
+        const st = await backfillStatus(cfg, ctx.env, systemClock, DEFAULT_CRON);
+        for (const line of st ? basisLines(st) : []) ctx.stdout.write(`${line}\n`);
         setExitCode(result.exitCode);
         return;
       }
@@ -125,6 +129,11 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next ru
             exitCode = 1;
           }
         }
+      }
+      // A first backfill that takes more than a few days says so, with how to go faster (issue 34).
+      if (exitCode !== 1) {
+        const st = await backfillStatus(cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
+        for (const b of st?.backfill ?? []) if (b.warning) ctx.stderr.write(`docs-etl: warning: ${b.warning}\n`);
       }
       await hooks.afterRun();
       ctx.stdout.write(`sync finished in ${formatDuration(systemClock.now().getTime() - started)}: exit ${exitCode}\n`);

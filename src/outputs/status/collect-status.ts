@@ -10,9 +10,13 @@ import { formatDuration } from '../../core/duration.js';
 import { readCoverage, readWindowLog } from '../../sync/load/coverage-store.js';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
-import { defaultHistoryFrom, pageSize, streamKey, type PipelineDefinition } from '../../sync/pipeline/definition.js';
+import { defaultHistoryFrom, pageSize, rereadsOf, streamKey, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';
 import { newestRecordMs } from './newest-record.js';
+import { orgBackfill, type OrgBackfill, type StreamCost } from './backfill-estimate.js';
+import { readHistoryProbe, turnsBetween } from '../../sync/load/history-probes.js';
+import { PROBED_PIPELINE } from '../../sync/plan/history-probe.js';
+import { DEFAULT_REREADS } from '../../sync/plan/reread-schedule.js';
 
 const DAY_MS = 86_400_000;
 
@@ -62,19 +66,7 @@ export interface Status {
   backfill: OrgBackfill[];
 }
 
-export interface OrgBackfill {
-  organization: string;
-  /** Backfill requests left over every stream of the organization (those with an estimate). */
-  remaining_requests: number;
-  /** Streams whose backfill is not done but has no estimate yet (all history, density unknown). */
-  unknown_streams: number;
-  /** Median gap between run starts (s); null with fewer than two runs. */
-  cadence_s: number | null;
-  /** Requests a run can give to backfill: the budget a run gets (one window's, or its share at shorter cadences), less a head and a re-read per stream. */
-  per_run: number;
-  /** Runs at that cadence until history is complete (null: unknown or not reachable). */
-  runs: number | null;
-}
+export type { OrgBackfill } from './backfill-estimate.js';
 
 export interface StatusInput {
   conn: DuckDBConnection;
@@ -90,6 +82,8 @@ export interface StatusInput {
   budgetUrl?: string | null;
   rate: RateLimit;
   maxWaitMs: number;
+  /** The configured schedule's gap between runs (s; DOCS_ETL_CRON): the cadence before two runs are seen. */
+  scheduleCadenceS?: number | null;
 }
 
 const iso = (v: unknown): string | null => (v instanceof Date ? v.toISOString() : v == null ? null : new Date(String(v)).toISOString());
@@ -109,8 +103,11 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
   const lag = (await i.conn.runAndReadAll(sqlFile('status/lag-profile.sql'))).getRowObjectsJS();
   const cadence = new Map((await i.conn.runAndReadAll(sqlFile('status/run-cadence.sql'))).getRowObjectsJS()
     .map((r) => [streamKey(String(r.project_id), String(r.pipeline)), Number(r.cadence_s)]));
+  const fresh = new Map((await i.conn.runAndReadAll(sqlFile('status/fresh-requests.sql'))).getRowObjectsJS()
+    .map((r) => [streamKey(String(r.project_id), String(r.pipeline)), Number(r.pages)]));
   const budgets = new Map<string, BudgetStatus>();
   const streams: StreamStatus[] = [];
+  const costs: StreamCost[] = [];
   const parked = await readParkedStatus(i.conn);
   for (const r of rows) {
     const projectId = String(r.project_id);
@@ -125,7 +122,9 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     }
     const pipeline: PipelineDefinition | undefined = PIPELINES.find((p) => p.name === pipelineName);
     const coverage = await readCoverage(i.conn, projectId, pipelineName);
-    const d = density(await readWindowLog(i.conn, projectId, pipelineName, now - DENSITY_LOOKBACK_MS), coverage);
+    // Days with data only: the empty weeks below history's start say nothing of its density.
+    const log = await readWindowLog(i.conn, projectId, pipelineName, now - DENSITY_LOOKBACK_MS);
+    const d = density(log.filter((w) => w.rows > 0), coverage.filter((c) => c.rows !== 0)) ?? density(log, coverage);
     const size = pipeline ? pageSize(pipeline) : 1000;
     const newest = await newestRecordMs(i.conn, pipeline, projectId);
     const headAt = r.head_at == null ? null : new Date(iso(r.head_at)!).getTime();
@@ -138,7 +137,9 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     const from = r.backfill_from != null ? new Date(iso(r.backfill_from)!).getTime()
       : byDay && pipeline ? defaultHistoryFrom(pipeline, now) + DAY_MS : null;
     const complete = coveredFrom !== null && (from !== null ? coveredFrom <= from : Boolean(r.bottom_empty) || coveredFrom === 0);
-    const remainingRequests = complete ? 0 : d === null || from === null || coveredFrom === null
+    const probed = !complete && from === null && pipelineName === PROBED_PIPELINE && coveredFrom !== null
+      ? await probedRemaining(i, projectId, pipelineName, coveredFrom, size) : null;
+    const remainingRequests = complete ? 0 : probed !== null ? probed : d === null || from === null || coveredFrom === null
       ? (byDay && from !== null && coveredFrom !== null ? Math.ceil((coveredFrom - from) / DAY_MS) : null)
       : Math.max(byDay ? Math.ceil((coveredFrom - from) / DAY_MS) : 0, Math.ceil((d * (coveredFrom - from)) / size));
     const s: StreamStatus = {
@@ -157,7 +158,8 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
         remaining_requests: remainingRequests,
         remaining_hours: remainingRequests === null ? null : (remainingRequests / i.rate.limit) * (i.rate.windowMs / 3_600_000),
       },
-      turns_per_day: d === null ? null : Math.round(d * 86_400_000),
+      // Turns are the assistant's: other pipelines' rows are not turns (null there).
+      turns_per_day: d === null || pipelineName !== PROBED_PIPELINE ? null : Math.round(d * 86_400_000),
       last_run: r.last_status == null ? null : {
         status: String(r.last_status), started_at: iso(r.last_started_at)!, finished_at: iso(r.last_finished_at),
         requests: Number(r.last_requests ?? 0), error: (r.last_error as string | null) ?? null,
@@ -174,11 +176,15 @@ async function collect(i: StatusInput, backend: BudgetBackend): Promise<Status> 
     if (s.parked) s.warnings.push(parkedLine(s.parked));
     s.warnings.push(...keepUpWarnings(s, d, size, cadence.get(streamKey(projectId, pipelineName)) ?? null, i));
     streams.push(s);
+    costs.push({
+      organization: org, complete, remainingRequests, density: d, pageSize: size, byDay,
+      rereads: pipeline ? rereadsOf(pipeline, DEFAULT_REREADS) : DEFAULT_REREADS, observedFresh: fresh.get(streamKey(projectId, pipelineName)) ?? null, cadenceS: cadence.get(streamKey(projectId, pipelineName)) ?? null,
+    });
   }
   return {
     checked_at: new Date(now).toISOString(), warehouse: i.warehouse, read_path: i.readPath, lake: i.lake, streams, budget: [...budgets.values()],
     budget_store: backend.where,
-    backfill: orgBackfill(streams, cadence, i),
+    backfill: orgBackfill(costs, i.rate, i.scheduleCadenceS ?? null),
   };
 }
 
@@ -202,26 +208,15 @@ function keepUpWarnings(s: StreamStatus, d: number | null, size: number, cadence
 }
 
 /**
- * One organization's backfill, all pipelines together: they share one budget, so the streams'
- * own estimates (each as if it had the whole budget) add up. A run gets the budget of one window
- * (plus what --max-wait lets free up) and spends about a head and a re-read per stream first.
+ * An all-history assistant stream's backfill left, from its probe (plan/history-probe.ts): the
+ * turns older than the probe, less those read since below it, in pages, plus a request per week
+ * left (partial pages) and the final empty window. Null: not probed.
  */
-function orgBackfill(streams: readonly StreamStatus[], cadence: ReadonlyMap<string, number>, i: StatusInput): OrgBackfill[] {
-  const out: OrgBackfill[] = [];
-  for (const org of [...new Set(streams.map((s) => s.organization))]) {
-    const mine = streams.filter((s) => s.organization === org);
-    const left = mine.filter((s) => !s.backfill.complete);
-    const gaps = mine.map((s) => cadence.get(streamKey(s.project_id, s.pipeline))).filter((c): c is number => c !== undefined && c > 0).sort((a, b) => a - b);
-    const cadenceS = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : null;
-    // Runs further apart than the window each start with the whole budget; closer ones share it.
-    const windows = cadenceS === null ? 1 : Math.min(1, (cadenceS * 1000) / i.rate.windowMs);
-    const perRun = Math.max(0, Math.floor(i.rate.limit * windows) - 2 * mine.length);
-    const remaining = left.reduce((n, s) => n + (s.backfill.remaining_requests ?? 0), 0);
-    const unknown = left.filter((s) => s.backfill.remaining_requests === null).length;
-    out.push({
-      organization: org, remaining_requests: remaining, unknown_streams: unknown, cadence_s: cadenceS, per_run: perRun,
-      runs: unknown || !left.length ? (left.length ? null : 0) : perRun > 0 ? Math.ceil(remaining / perRun) : null,
-    });
-  }
-  return out;
+async function probedRemaining(i: StatusInput, projectId: string, pipeline: string, coveredFrom: number, size: number): Promise<number | null> {
+  const p = await readHistoryProbe(i.conn, projectId, pipeline);
+  if (!p) return null;
+  const rows = Math.max(0, p.rows - (await turnsBetween(i.conn, projectId, coveredFrom, p.probeTo)));
+  if (rows === 0) return 1;
+  const weeks = p.historyStart && p.historyStart > 0 ? Math.max(1, Math.ceil((coveredFrom - p.historyStart) / (7 * DAY_MS))) : 1;
+  return Math.ceil(rows / size) + weeks + 1;
 }

@@ -19,6 +19,7 @@ export function planOrganization(streams: readonly PlanStream[], settings: PlanS
         ...settings, now: now.getTime(), from: s.from?.getTime() ?? null, pageSize: pageSize(s.pipeline),
         granularity: s.pipeline.time.granularity, timezone: s.timezone, historyDays: s.pipeline.defaultHistoryDays,
         rereads: rereadsOf(s.pipeline, settings.rereads), sweepEveryMs: s.pipeline.time.undated?.sweepEveryMs,
+        historyStart: s.historyStart,
       },
     ),
   })), available);

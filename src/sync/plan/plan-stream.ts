@@ -18,4 +18,6 @@ export interface PlanStream {
   sweptAt: number | null;
   /** Keyed pipelines: the keys its SQL selected at the start of the run (null: not keyed). */
   keys: string[] | null;
+  /** All history: the oldest week with data, as probed (history-probe.ts); undefined: not probed. */
+  historyStart?: number | null;
 }

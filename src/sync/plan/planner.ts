@@ -37,6 +37,11 @@ export interface PlanConfig {
   historyDays: number;
   /** Pipelines with undated records: sweep every this long (see Purpose 'sweep'). */
   sweepEveryMs?: number;
+  /**
+   * All history: the start of the oldest week with data, as probed (history-probe.ts); null: no
+   * data before the coverage. Nothing older is read as weeks: it is one (empty) window.
+   */
+  historyStart?: number | null;
 }
 
 export interface StreamInput {
@@ -125,7 +130,7 @@ export function planStream(s: StreamInput, c: PlanConfig): PlannedWindow[] {
       const from = Math.max(g.from, to - span);
       // All history (no --from): once a window of old data came back empty, the rest is one window
       // (its estimate is one request: the data above it ran out); so is what lies beyond the steps.
-      const rest = c.from === null && g.from === lower && (bottomIsEmpty(map, to) || step >= MAX_HISTORY_STEPS);
+      const rest = c.from === null && g.from === lower && (bottomIsEmpty(map, to) || step >= MAX_HISTORY_STEPS || olderThanHistory(c, to));
       backfill.push(rest ? { ...window(g.from, to, 'backfill', est), estRequests: 1 } : window(from, to, 'backfill', est));
       to = rest ? g.from : from;
     }
@@ -168,6 +173,11 @@ function dueRuns(map: readonly CoverageInterval[], c: PlanConfig, purpose: 'sett
     } else runs.push({ from: iv.from, to: iv.to, deadline: due.deadline });
   }
   return runs;
+}
+
+/** The probe found no data before `at` (history starts later). */
+function olderThanHistory(c: PlanConfig, at: number): boolean {
+  return c.historyStart !== undefined && (c.historyStart === null || at <= c.historyStart);
 }
 
 function bottomIsEmpty(map: readonly CoverageInterval[], at: number): boolean {

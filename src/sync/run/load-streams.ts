@@ -11,6 +11,7 @@ import type { LandingZone } from '../land/landing-zone.js';
 import { readCoverage, readLastSweep, readWindowLog } from '../load/coverage-store.js';
 import { readKeys } from '../load/read-keys.js';
 import { readParked } from '../load/parked-windows.js';
+import { readHistoryProbe } from '../load/history-probes.js';
 import { readSyncState, type StreamState } from '../load/sync-state.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -43,6 +44,7 @@ export async function loadStreams(
       nextSeq: Math.max(state.mergedSeq, zone.lastSeq({ projectId: project.projectId, pipeline: pipeline.name })) + 1,
       keys: await readKeys(conn, pipeline, project.projectId),
       parked: await readParked(conn, project.projectId, pipeline.name),
+      historyStart: (await readHistoryProbe(conn, project.projectId, pipeline.name))?.historyStart,
     });
   }
   return out;

@@ -32,6 +32,8 @@ import { stepMemoryLimit, withMemoryLimit } from '../load/memory-pool.js';
 import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization } from '../plan/plan-organization.js';
+import { probeNewHistories } from '../plan/history-probe.js';
+import { writeHistoryProbe } from '../load/history-probes.js';
 import { runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
@@ -159,6 +161,13 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
           onResponse: (endpoint, code) => deps.onResponse?.({ projectId: p.projectId, pipeline: pipeline.name, organization, endpoint, code }),
         }),
       }))), deps.clock.now(), merger);
+      // All history: where it starts, probed once (issue 34), so the estimate exists after the first run.
+      if (!deps.dryRun) {
+        await probeNewHistories(streams, {
+          budget, now: () => deps.clock.now().getTime(), warn: (m) => deps.logger.warn(m), signal: deps.signal,
+          save: (projectId, pipeline, p) => writer.run((c) => writeHistoryProbe(c, projectId, pipeline, p)),
+        });
+      }
       await budget.refresh();
       const now = deps.clock.now();
       const available = budget.available(cfg.maxWaitMs);

@@ -1,0 +1,80 @@
+// A cheap probe of where an all-history stream's history starts (issue 34, item 2), so the first
+// backfill has an estimate from its first run instead of "no estimate yet". The assistant's
+// caller-stats endpoint counts, in one request, the assistant turns of any range: one request
+// counts the turns older than the coverage, a binary search over weeks (about 6 more) finds the
+// oldest week with a turn. Done once per stream (history older than the probe does not move); the
+// planner reads nothing older than that week as weeks, and `status` estimates from the count.
+import type { AnalyticsClient } from '../api/analytics-client.js';
+import { BEGINNING } from '../../core/window.js';
+import type { HistoryProbe } from '../load/history-probes.js';
+
+export const CALLER_STATS = '/v1/analytics/{projectId}/assistant/caller-stats';
+/** The one pipeline whose rows caller-stats counts. */
+export const PROBED_PIPELINE = 'assistant_conversations';
+const WEEK_MS = 7 * 86_400_000;
+/** Weeks searched back from the probe; older history is left to the planner's own steps. */
+const HORIZON_WEEKS = 64;
+
+/**
+ * Probes the history before `probeTo`. `historyStart` is the start of the oldest week (counted back
+ * from probeTo) with a turn; BEGINNING when turns lie beyond the horizon; null when none at all.
+ */
+export async function probeHistory(client: AnalyticsClient, projectId: string, probeTo: number, now: number, signal?: AbortSignal): Promise<HistoryProbe> {
+  let requests = 0;
+  const count = async (to: number): Promise<number> => {
+    const r = await client.get(CALLER_STATS, projectId, { dateFrom: BEGINNING.toISOString(), dateTo: new Date(to).toISOString() }, { signal });
+    requests += r.requests;
+    const total = (r.json as { total?: unknown } | null)?.total;
+    if (typeof total !== 'number' || !Number.isFinite(total) || total < 0) throw new Error('caller-stats answered without a total');
+    return total;
+  };
+  const rows = await count(probeTo);
+  if (rows === 0) return { rows, probeTo, historyStart: null, probedAt: now, requests };
+  const bound = (k: number) => probeTo - k * WEEK_MS;
+  // Invariant: turns before bound(lo); none before bound(hi) (unless hi is the horizon, checked first).
+  let lo = 0;
+  let hi = HORIZON_WEEKS;
+  if ((await count(bound(hi))) > 0) return { rows, probeTo, historyStart: BEGINNING.getTime(), probedAt: now, requests };
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if ((await count(bound(mid))) > 0) lo = mid;
+    else hi = mid;
+  }
+  return { rows, probeTo, historyStart: bound(hi), probedAt: now, requests };
+}
+
+export interface ProbeDeps {
+  budget: { available(withinMs: number): number; refresh(): Promise<void> };
+  save: (projectId: string, pipeline: string, p: HistoryProbe) => Promise<void>;
+  now: () => number;
+  warn: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Requests a probe may take at most (1 + the search's log2 of the horizon + one): left for reads otherwise. */
+const PROBE_REQUESTS = 9;
+
+/**
+ * Probes each all-history assistant stream not probed yet and whose backfill is not known to be
+ * done, when the budget has room now (a probe never waits for budget); a failed probe only warns
+ * (the backfill finds the start by itself, as before). Sets `historyStart` on the streams probed.
+ */
+export async function probeNewHistories(
+  streams: readonly { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null }[],
+  deps: ProbeDeps,
+): Promise<void> {
+  for (const s of streams) {
+    if (s.pipeline.name !== PROBED_PIPELINE || s.from !== null || s.historyStart !== undefined || deps.signal?.aborted) continue;
+    const bottom = s.coverage.length ? s.coverage.reduce((a, b) => (b.from < a.from ? b : a)) : null;
+    if (bottom && (bottom.rows === 0 || bottom.from <= BEGINNING.getTime())) continue;
+    await deps.budget.refresh();
+    if (deps.budget.available(0) < PROBE_REQUESTS) continue;
+    try {
+      const p = await probeHistory(s.client, s.projectId, bottom?.from ?? deps.now(), deps.now(), deps.signal);
+      await deps.save(s.projectId, s.pipeline.name, p);
+      s.historyStart = p.historyStart;
+    } catch (err) {
+      deps.warn(`${s.projectId}: probing where history starts failed (${err instanceof Error ? err.message : String(err)}); the backfill finds it by reading`);
+    }
+  }
+}
