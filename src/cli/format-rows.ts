@@ -1,6 +1,7 @@
 // Query results as text: an aligned table fitted to the terminal, CSV (RFC 4180) or JSON.
 import stringWidth from 'string-width';
 import type { QueryResult, ResultSink } from '../outputs/query/run-query.js';
+import { queryJsonConverter } from '../outputs/query/json-values.js';
 
 export type RowFormat = 'table' | 'csv' | 'json';
 
@@ -71,6 +72,7 @@ export function rowSink(format: RowFormat, columns: string[], width: number, out
   if (format === 'json') {
     let n = 0;
     return {
+      converter: queryJsonConverter,
       rows: (rows) => {
         if (!rows.length) return undefined;
         const body = rows.map((r) => JSON.stringify(r)).join(',');
