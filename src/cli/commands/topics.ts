@@ -81,7 +81,7 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
         const rows = format === 'json' ? r.convertRowObjects(queryJsonConverter) : r.getRowObjectsJson();
         const result = { columns: r.columnNames(), rows: rows as Record<string, unknown>[] };
         const width = (ctx.stdout as { columns?: number }).columns ?? 120;
-        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(result, width));
+        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(result, width, ['label']));
         setExitCode(EXIT.ok);
       } finally {
         reader.close();
