@@ -1,6 +1,7 @@
 // Query results as text: an aligned table fitted to the terminal, CSV (RFC 4180) or JSON.
 import stringWidth from 'string-width';
 import type { QueryResult, ResultSink } from '../outputs/query/run-query.js';
+import { queryJsonConverter } from '../outputs/query/json-values.js';
 
 export type RowFormat = 'table' | 'csv' | 'json';
 
@@ -20,20 +21,32 @@ export function formatJson(r: QueryResult): string {
   return `${JSON.stringify(r.rows)}\n`;
 }
 
+/** A column is cut no narrower than this (or its own width); a kept column no narrower than KEPT_FLOOR. */
+const COLUMN_FLOOR = 8;
+const KEPT_FLOOR = 40;
+/** The width assumed when the terminal reports none (0, as some CI terminals and `script` do). */
+const DEFAULT_WIDTH = 120;
+
 /**
  * Columns padded by display width; when the table is wider than `width`, the widest columns are
- * cut (with "…") until it fits. Control characters and line breaks print as spaces.
+ * cut (with "…") until it fits, none below its floor (COLUMN_FLOOR; the `keep` columns, e.g. a
+ * label, are cut last and not below KEPT_FLOOR): a table too wide even then runs past the width rather than become
+ * unreadable. Control characters and line breaks print as spaces.
  */
-export function formatFitted(r: QueryResult, width: number): string {
+export function formatFitted(r: QueryResult, width: number, keep: readonly string[] = []): string {
   if (!r.rows.length) return `${r.columns.join('  ')}\n(no rows)\n`;
+  const room = Number.isFinite(width) && width > 0 ? width : DEFAULT_WIDTH;
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const cells = r.rows.map((row) => r.columns.map((c) => text(row[c]).replace(/[\u0000-\u001f\u007f]+/g, ' ')));
   const widths = r.columns.map((c, i) => Math.max(stringWidth(c), ...cells.map((row) => stringWidth(row[i]!))));
+  const floors = r.columns.map((c, i) => Math.min(widths[i]!, keep.includes(c) ? KEPT_FLOOR : COLUMN_FLOOR));
   const sep = 2 * (widths.length - 1);
-  while (widths.reduce((a, b) => a + b, 0) + sep > width) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 4) break;
-    widths[widest]!--;
+  // The other columns are cut first (widest first), then the kept ones, each down to its floor.
+  const cuttable = (kept: boolean) => widths.map((w, i) => (w > floors[i]! && keep.includes(r.columns[i]!) === kept ? w : -1));
+  while (widths.reduce((a, b) => a + b, 0) + sep > room) {
+    const over = [cuttable(false), cuttable(true)].find((o) => Math.max(...o) >= 0);
+    if (!over) break;
+    widths[over.indexOf(Math.max(...over))]!--;
   }
   const fit = (s: string, w: number) => {
     if (stringWidth(s) <= w) return s + ' '.repeat(w - stringWidth(s));
@@ -71,6 +84,7 @@ export function rowSink(format: RowFormat, columns: string[], width: number, out
   if (format === 'json') {
     let n = 0;
     return {
+      converter: queryJsonConverter,
       rows: (rows) => {
         if (!rows.length) return undefined;
         const body = rows.map((r) => JSON.stringify(r)).join(',');

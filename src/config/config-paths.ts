@@ -1,4 +1,4 @@
-// Paths in a config file (warehouse, readPath, landingDir, budgetDir) are relative to the file's
+// Paths in a config file (warehouse, readPath, landingDir, budgetDir, metricsFile) are relative to the file's
 // folder, whichever directory a command (a cron job, a service) runs from. Older versions read
 // them against the working directory: where that gave a different, existing file or folder and the
 // config-relative one does not exist yet, the old one is still used (nothing is lost or started
@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
-export const CONFIG_PATH_FIELDS = ['warehouse', 'readPath', 'landingDir', 'budgetDir'] as const;
+export const CONFIG_PATH_FIELDS = ['warehouse', 'readPath', 'landingDir', 'budgetDir', 'metricsFile'] as const;
 type PathFields = Partial<Record<(typeof CONFIG_PATH_FIELDS)[number], string>>;
 
 export function resolveConfigPaths<T extends PathFields>(file: T, configPath: string, cwd: string = process.cwd()): { file: T; warnings: string[] } {

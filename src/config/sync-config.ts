@@ -17,7 +17,7 @@ import { defaultReadPath, readPathFor } from '../sync/publish/snapshot.js';
 import { parseLakeLocation } from '../outputs/lake/lake-location.js';
 import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, type ReadSurface } from '../sync/publish/read-surface.js';
 
-import { DEFAULT_TIME_ZONE } from '../core/time-zone.js';
+import { DEFAULT_TIME_ZONE, zoneOffsetMs } from '../core/time-zone.js';
 import { chooseBudgetDir, type BudgetDirChoice } from './budget-dir.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../sync/api/http.js';
@@ -132,7 +132,7 @@ export function resolveSyncConfig(
       .map((p, i) => {
         const key = env[p.apiKeyEnv];
         if (!key) throw new UsageError(`environment variable ${p.apiKeyEnv} (config projects[${i}].apiKeyEnv) is not set`);
-        const from = flags.from ?? (p.from ? parseDateValue(p.from) : null);
+        const from = flags.from ?? (p.from ? projectFrom(p.from, p.timezone ?? DEFAULT_TIME_ZONE) : null);
         if (from && !flags.from) checkNotFuture(from, `config projects[${i}].from`, now);
         return { ...project(p.id, key, p.apiKeyEnv, envBase ?? p.baseUrl ?? baseUrl, from, onWarning), timezone: p.timezone ?? DEFAULT_TIME_ZONE };
       });
@@ -280,4 +280,14 @@ function budgetUrlOf(env: NodeJS.ProcessEnv, file: ConfigFile | null): Pick<Sync
     return { budgetUrl: fromEnv, budgetSource: 'DOCS_ETL_BUDGET_URL' };
   }
   return file?.budget ? { budgetUrl: file.budget, budgetSource: 'config budget' } : { budgetUrl: null };
+}
+
+/** A project's `from`: a bare date (YYYY-MM-DD) is midnight in the project's zone; a time with an offset is that instant. */
+function projectFrom(text: string, tz: string): Date | null {
+  const at = parseDateValue(text);
+  if (!at || !/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return at;
+  // Local midnight as UTC ms; the offset settled at the instant itself (a DST change that night).
+  const wall = at.getTime();
+  const guess = wall - zoneOffsetMs(tz, wall);
+  return new Date(wall - zoneOffsetMs(tz, guess));
 }

@@ -12,6 +12,7 @@ import { acquireWriterLock } from '../../sync/load/writer-lock.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { publishRead } from '../../sync/publish/read-surface.js';
 import { updateGapTopics } from '../../outputs/topics/update-topics.js';
+import { queryJsonConverter } from '../../outputs/query/json-values.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
 import { durationArg, intArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -76,10 +77,11 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
           if (/gap_topics_top/.test(String(err))) throw new UsageError('the snapshot has no gap topics yet: run `docs-etl sync` (or `docs-etl topics --rebuild`) with this docs-etl first');
           throw explainReadError(cfg.warehouse, err);
         });
-        const result = { columns: r.columnNames(), rows: r.getRowObjectsJson() as Record<string, unknown>[] };
         const format = flags.format ?? (ctx.stdout.isTTY ? 'table' : 'csv');
+        const rows = format === 'json' ? r.convertRowObjects(queryJsonConverter) : r.getRowObjectsJson();
+        const result = { columns: r.columnNames(), rows: rows as Record<string, unknown>[] };
         const width = (ctx.stdout as { columns?: number }).columns ?? 120;
-        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(result, width));
+        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(result, width, ['label']));
         setExitCode(EXIT.ok);
       } finally {
         reader.close();

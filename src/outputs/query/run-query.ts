@@ -2,7 +2,7 @@
 // allow-list of read-only ones before anything is prepared (read-only-functions.ts), then every
 // statement by its type, so only reads (and session settings) reach the snapshot; a write, COPY,
 // ATTACH, INSTALL or a logging/configuration CALL is refused.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBValueConverter, Json } from '@duckdb/node-api';
 import { JsonDuckDBValueConverter, StatementType } from '@duckdb/node-api';
 import { UsageError, messageOf } from '../../core/errors.js';
 import { checkReadOnlyFunctions } from './read-only-functions.js';
@@ -22,30 +22,25 @@ export interface ResultSink {
   /** One chunk's rows; the next chunk is fetched once the returned promise settles (backpressure). */
   rows(rows: Record<string, unknown>[]): Promise<void> | void;
   end(): Promise<void> | void;
+  /** How DuckDB values become row values (default: DuckDB's JSON converter, times as DuckDB text). */
+  converter?: DuckDBValueConverter<Json>;
 }
 
 /**
  * Runs each statement of `sql` in order; the rows of each that returns rows stream to the sink
- * `open(columns)` gives for it. All statements are checked before the first runs.
+ * `open(columns)` gives for it. All statements are checked before the first runs; each binds after the ones before it.
  */
 export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (columns: string[]) => ResultSink): Promise<void> {
   const statements = await sqlError(() => conn.extractStatements(sql));
   if (statements.count === 0) throw new UsageError('no SQL statement given');
   await sqlError(() => checkReadOnlyFunctions(conn, sql, statements.count));
-  const prepared = [];
-  for (let i = 0; i < statements.count; i++) {
-    const p = await sqlError(() => statements.prepare(i).catch((err: unknown) => {
-      // The read catalog's Parquet-backed tables are views: a write to one fails to bind instead.
-      const verb = /Can only (delete|update|insert)/i.exec(messageOf(err))?.[1];
-      if (verb) throw new UsageError(`query runs read-only SQL: a ${verb.toUpperCase()} statement is refused (the warehouse is written only by docs-etl sync)`);
-      throw err;
-    }));
-    if (!READ_ONLY.has(p.statementType)) {
-      throw new UsageError(`query runs read-only SQL: a ${StatementType[p.statementType] ?? 'writing'} statement is refused (the warehouse is written only by docs-etl sync)`);
-    }
-    prepared.push(p);
-  }
-  for (const p of prepared) {
+  // Every statement is checked before the first runs; each is prepared again just before it runs,
+  // so it binds after the statements before it (`SET VARIABLE x = 41; SELECT getvariable('x')`).
+  // (An extracted statement is prepared once: the run extracts them again.)
+  for (let i = 0; i < statements.count; i++) await prepareReadOnly(statements, i);
+  const again = await sqlError(() => conn.extractStatements(sql));
+  for (let i = 0; i < again.count; i++) {
+    const p = await prepareReadOnly(again, i);
     const r = await sqlError(() => p.stream());
     const columns = r.columnNames();
     if (!columns.length) {
@@ -57,11 +52,25 @@ export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (co
     for (;;) {
       const chunk = await sqlError(() => r.fetchChunk());
       if (!chunk || chunk.rowCount === 0) break;
-      const rows = chunk.convertRows(JsonDuckDBValueConverter).map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+      const rows = chunk.convertRows(sink.converter ?? JsonDuckDBValueConverter).map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
       await sink.rows(rows);
     }
     await sink.end();
   }
+}
+
+/** Statement `i` prepared, or refused with one line when it is not a read (or a session setting). */
+async function prepareReadOnly(statements: DuckDBExtractedStatements, i: number) {
+  const p = await sqlError(() => statements.prepare(i).catch((err: unknown) => {
+    // The read catalog's Parquet-backed tables are views: a write to one fails to bind instead.
+    const verb = /Can only (delete|update|insert)/i.exec(messageOf(err))?.[1];
+    if (verb) throw new UsageError(`query runs read-only SQL: a ${verb.toUpperCase()} statement is refused (the warehouse is written only by docs-etl sync)`);
+    throw err;
+  }));
+  if (!READ_ONLY.has(p.statementType)) {
+    throw new UsageError(`query runs read-only SQL: a ${StatementType[p.statementType] ?? 'writing'} statement is refused (the warehouse is written only by docs-etl sync)`);
+  }
+  return p;
 }
 
 /** DuckDB's own message (its first line) as a usage error: the SQL is what needs fixing. */

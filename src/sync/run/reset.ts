@@ -1,6 +1,7 @@
 // `docs-etl reset --project P`: forget a project (its rows, quarantine, coverage, checkpoint and
 // landed pages; the run history stays), or with --from, read it again from that date on (the
 // coverage after it is dropped, so the next sync backfills it; stored rows stay and are updated).
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { CoverageInterval } from '../../core/intervals.js';
@@ -34,9 +35,10 @@ export async function describeReset(cfg: LocalConfig, r: ResetRequest): Promise<
       const table = p.tables[0]!;
       const rows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table} WHERE project_id = $p`, { p: r.projectId })).getRows()[0]![0]);
       const map = await readCoverage(conn, r.projectId, p.name);
+      const real = fromOldestRecord(map, rows ? await oldestRecordMs(conn, p, r.projectId) : null);
       out.push({
         pipeline: p.name, rows, landedPages: zone.list({ projectId: r.projectId, pipeline: p.name }).length,
-        coverageMs: cut(map, r.from).dropped,
+        coverageMs: cut(real, r.from).dropped,
       });
     }
     if (out.every((e) => e.rows === 0 && e.coverageMs === 0 && e.landedPages === 0)) {
@@ -84,6 +86,29 @@ async function withWarehouse<T>(
     wh.close();
     lock?.release();
   }
+}
+
+/**
+ * Coverage as a person counts it: a stream whose history was read to its start holds an interval
+ * from the epoch (nothing before it); that interval counts from the oldest stored record (or not
+ * at all when none is stored), not from 1970.
+ */
+function fromOldestRecord(map: readonly CoverageInterval[], oldest: number | null): CoverageInterval[] {
+  return map.flatMap((iv) => {
+    if (iv.from > 0) return [iv];
+    const from = oldest ?? iv.to;
+    return from < iv.to ? [{ ...iv, from }] : [];
+  });
+}
+
+/** Epoch ms of the oldest record of the stream (its first table's time column); null when none. */
+async function oldestRecordMs(conn: DuckDBConnection, p: PipelineDefinition, projectId: string): Promise<number | null> {
+  const table = p.tables[0]!;
+  const column = `"${p.time.column.replaceAll('"', '""')}"`;
+  // A table without that column (none today) keeps the coverage as stored.
+  const r = await conn.runAndReadAll(`SELECT epoch_ms(min(${column})::TIMESTAMPTZ) FROM ${table} WHERE project_id = $p`, { p: projectId }).catch(() => null);
+  const v = r ? r.getRows()[0]?.[0] : 0;
+  return v == null ? null : Number(v);
 }
 
 /** The coverage before `from` (kept) and how much event time after it is dropped (null: all). */

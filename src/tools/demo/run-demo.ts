@@ -41,9 +41,9 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     { maxWaitMs: 60_000, budgetDir: files.budgetDir, landingDir: files.landingDir, readPath: files.readPath });
     let code = 0;
     for (const label of ['first sync (full history)', 'second sync (incremental: the head and what is due)']) {
-      const t = Date.now();
+      const t = clock.now().getTime();
       const r = await runSync({ clock, logger: opts.logger, signal: opts.signal }, cfg, PIPELINES);
-      say(`\n${label}, ${Date.now() - t} ms`);
+      say(`\n${label}, ${clock.now().getTime() - t} ms`);
       for (const run of r.runs) say(`  ${formatRunLine(run)}`);
       code = r.exitCode;
       if (code !== 0) return code;
