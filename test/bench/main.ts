@@ -5,8 +5,10 @@ import { parseBenchArgs } from './bench-args.js';
 import { dayScenarioMain } from './day-main.js';
 import { fullSyncBench } from './full-sync-bench.js';
 import { topicsBench } from './topics-bench.js';
+import { topicsQualityBench } from './topics-quality.js';
 
 const args = parseBenchArgs(process.argv);
 if (args.scenario === 'day') await dayScenarioMain(args);
 else if (args.scenario === 'topics') await topicsBench(args);
+else if (args.scenario === 'topics-quality') await topicsQualityBench();
 else await fullSyncBench(args);

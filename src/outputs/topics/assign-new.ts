@@ -11,6 +11,7 @@ import { sqlFile } from '../../sync/load/sql-files.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOptions } from './cluster-questions.js';
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
+import { createTempTable } from './temp-tables.js';
 
 const BATCH = 2000;
 /** A question's heaviest terms where its candidate topics are looked up. */
@@ -50,8 +51,8 @@ export async function placeNewQuestions(
   conn: DuckDBConnection, projectId: string, now: Date, total: number, opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void,
 ): Promise<PlaceResult> {
   const run: Run = async (sql, params = {}) => (await conn.runAndReadAll(sql, params)).getRowObjectsJS() as Record<string, unknown>[];
-  await conn.run('CREATE OR REPLACE TEMP TABLE new_topics (topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive_terms VARCHAR[])');
-  await conn.run('CREATE OR REPLACE TEMP TABLE new_q (topic_id VARCHAR, question VARCHAR, n BIGINT, example VARCHAR)');
+  await createTempTable(conn, 'new_topics');
+  await createTempTable(conn, 'new_q');
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
   const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
   for (let offset = 0; offset < total; offset += BATCH) {
@@ -95,7 +96,7 @@ export async function placeNewQuestions(
 
 /** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
 async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
-  await conn.run('CREATE OR REPLACE TEMP TABLE batch_terms (language VARCHAR, term VARCHAR)');
+  await createTempTable(conn, 'batch_terms');
   const app = await conn.createAppender('batch_terms');
   const seen = new Set<string>();
   const add = (language: string, term: string) => {
@@ -125,7 +126,7 @@ async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feat
 
 /** The nearest topic of each question of the batch (index → topic, cosine) at or over the threshold. */
 async function nearestTopics(conn: DuckDBConnection, run: Run, params: { project: string; threshold: number; main: string }, vecs: readonly Vec[]): Promise<Map<number, { topic: string; sim: number }>> {
-  await conn.run('CREATE OR REPLACE TEMP TABLE q_vec (qi INTEGER, language VARCHAR, term VARCHAR, weight DOUBLE, cand BOOLEAN)');
+  await createTempTable(conn, 'q_vec');
   const app = await conn.createAppender('q_vec');
   vecs.forEach((v, i) => {
     const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
@@ -153,7 +154,7 @@ async function save(
   topics: readonly { id: string; language: string; label: string; medoid: string; distinctive: string[]; terms: { term: string; weight: number }[] }[],
   newQ: readonly { topic: string; r: NewQuestion }[],
 ): Promise<void> {
-  await conn.run('CREATE OR REPLACE TEMP TABLE batch_placed (qhash VARCHAR, topic_id VARCHAR, language VARCHAR, similarity DOUBLE)');
+  await createTempTable(conn, 'batch_placed');
   const p = await conn.createAppender('batch_placed');
   for (const x of placed) {
     p.appendVarchar(x.qhash);
@@ -178,7 +179,7 @@ async function save(
     }
   }
   terms.closeSync();
-  await conn.run('CREATE OR REPLACE TEMP TABLE batch_topics (topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive VARCHAR)');
+  await createTempTable(conn, 'batch_topics');
   const nt = await conn.createAppender('batch_topics');
   for (const t of topics) {
     nt.appendVarchar(t.id);

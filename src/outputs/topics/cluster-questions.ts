@@ -11,12 +11,15 @@
 //   3. Topics whose centroids are alike merge (mergeTopics); then topics whose word profiles are
 //      alike merge (merge-topics.ts): two phrasings sharing one distinctive word that every
 //      question of both uses ("SSO with Okta", "Okta SAML login") are one topic.
-//   4. A topic's language is the first known language among its members; a question of another
+//   4. A topic whose members are not mutually similar (mean pairwise cosine under `cohesion`) is
+//      split by average linkage (split-topics.ts): no catch-all topic, one-off questions alone.
+//   5. A topic's language is the first known language among its members; a question of another
 //      known language never joins it; undetermined questions ("okta sso") join only undetermined
 //      topics or those of the project's main language (sameTopicLanguage).
 // Memory: every question's features in two flat typed arrays, centroids cut to CENTROID_TERMS terms.
 import { applyMerge, mergeProfiles } from './merge-topics.js';
 import { questionFeatures, sameTopicLanguage, UNDETERMINED } from './question-features.js';
+import { splitByCohesion } from './split-topics.js';
 
 export interface Question {
   text: string;
@@ -36,14 +39,18 @@ export interface ClusterOptions {
   mergeThreshold: number;
   /** Cosine between two topics' word profiles needed to merge them (third pass, merge-topics.ts). */
   profileThreshold: number;
+  /** Mean pairwise cosine a topic's members need (average linkage within a topic, split-topics.ts). */
+  cohesion: number;
 }
 
 /**
  * Measured on 20 seeded samples of the sandbox's labelled questions (test/topics/cluster-quality):
  * pairwise precision min 0.93, recall min 0.87 (the first pass at 0.2 without the word-profile
- * merge: recall 0.68 on some samples, the synonyms of one subject split).
+ * merge: recall 0.68 on some samples, the synonyms of one subject split). `cohesion` (and the merge's
+ * term agreement, merge-topics.ts) chosen on the labelled tuning set test/fixtures/topics-quality/
+ * payments.jsonl only, within what keeps the sandbox's samples at recall ≥ 0.8 (figures: docs/topics.md).
  */
-export const DEFAULT_CLUSTER_OPTIONS: ClusterOptions = { threshold: 0.3, mergeThreshold: 0.3, profileThreshold: 0.2 };
+export const DEFAULT_CLUSTER_OPTIONS: ClusterOptions = { threshold: 0.3, mergeThreshold: 0.3, profileThreshold: 0.2, cohesion: 0.2 };
 
 const CHAR_WEIGHT = 0.35;
 const TOP_FEATURES = 8;
@@ -234,7 +241,16 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
   }
   const first = mergeTopics(topicOf, topics, centroids, opts.mergeThreshold, dominant);
   const merged = mergeByWords(first, raw, langs, isChar, idf, opts.profileThreshold, dominant);
-  return { ...merged, model: { names, langs, dfByLang, vector } };
+  // Cohesion is measured over words only: character trigrams make unrelated questions alike
+  // ("account", "accountant", "accounts"), the words a subject's questions share do not.
+  const wordVector = (i: number): Vector => {
+    const v = vector(i);
+    const keep = Array.from(v.ids.keys()).filter((k) => !isChar[v.ids[k]!]);
+    const weights = Float64Array.from(keep, (k) => v.weights[k]!);
+    const norm = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) || 1;
+    return { ids: Int32Array.from(keep, (k) => v.ids[k]!), weights: weights.map((w) => w / norm) };
+  };
+  return { ...splitTopics(merged, wordVector, opts.cohesion), model: { names, langs, dfByLang, vector } };
 }
 
 /** The word-profile merge (merge-topics.ts) over a clustering. */
@@ -252,6 +268,19 @@ function mergeByWords(c: Omit<Clustering, 'model'>, raw: (i: number) => { ids: I
   const languages = c.topics.map((t) => t.language);
   const merge = mergeProfiles({ profiles, languages, sizes: c.topics.map((t) => t.members.length), main }, threshold);
   return applyMerge(c.topicOf, c.topics, merge, languages);
+}
+
+/** Every topic split into its mutually similar parts (split-topics.ts); a part keeps its topic's language. */
+function splitTopics(c: Omit<Clustering, 'model'>, vector: (i: number) => Vector, cohesion: number): Omit<Clustering, 'model'> {
+  const topics: Clustering['topics'] = [];
+  const topicOf = new Int32Array(c.topicOf.length);
+  for (const t of c.topics) {
+    for (const part of splitByCohesion(t.members, vector, cohesion)) {
+      for (const i of part) topicOf[i] = topics.length;
+      topics.push({ members: part, language: t.language });
+    }
+  }
+  return { topicOf, topics };
 }
 
 /** The ids of a vector's TOP_FEATURES heaviest features (ties by id). */

@@ -6,6 +6,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../sync/load/sql-files.js';
 import { placeNewQuestions } from './assign-new.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
+import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';
 
 export interface IncrementalResult {
   /** Distinct questions placed, and those over the cap (left for the next run). */
@@ -38,6 +39,6 @@ export async function placeNewTurns(
   const total = Number(c!.placed);
   const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, onProgress);
   await runScript(conn, 'refresh-topics', p);
-  for (const t of ['gap_new', 'gap_newq', 'new_topics', 'new_q', 'batch_terms', 'q_vec', 'batch_placed', 'batch_topics']) await conn.run(`DROP TABLE IF EXISTS ${t}`);
+  await dropTempTables(conn, PLACEMENT_TABLES);
   return { questions: placed.questions, questionsSkipped: Number(c!.fresh) - total, newTopics: placed.newTopics };
 }

@@ -28,9 +28,15 @@ export interface TopicProfiles {
 export interface MergeLimits {
   topFeatures: number;
   maxCandidates: number;
+  /**
+   * Distinctive terms agree (issue 37 item 3): the features both topics have must carry at least
+   * this share of EACH topic's profile weight, so one shared product word ("webhook" in "webhook
+   * retries" and "webhook signature") does not merge two subjects. 0: cosine only.
+   */
+  agreement?: number;
 }
 
-const WORD_LIMITS: MergeLimits = { topFeatures: 6, maxCandidates: 32 };
+const WORD_LIMITS: MergeLimits = { topFeatures: 6, maxCandidates: 32, agreement: 0.1 };
 const MAX_POSTING = 256;
 
 /**
@@ -62,6 +68,7 @@ export function mergeProfiles(p: TopicProfiles, threshold: number, limits: Merge
         let dot = 0;
         for (const [f, w] of prof) dot += (other.get(f) ?? 0) * w;
         const sim = dot / (norms[t]! * norms[k]!);
+        if (sim > bestSim && !agree(prof, other, limits.agreement ?? 0)) continue;
         if (sim > bestSim || (sim === bestSim && k < best)) [best, bestSim] = [k, sim];
       }
     }
@@ -79,6 +86,22 @@ export function mergeProfiles(p: TopicProfiles, threshold: number, limits: Merge
     if (p.languages[best] === UNDETERMINED) p.languages[best] = p.languages[t]!;
   }
   return { into, kept };
+}
+
+/** Whether the features `a` and `b` share carry at least `share` of each one's weight (squared: as the norm counts it). */
+function agree(a: Map<number, number>, b: Map<number, number>, share: number): boolean {
+  if (share <= 0) return true;
+  let sharedA = 0;
+  let sharedB = 0;
+  let totalA = 0;
+  let totalB = 0;
+  for (const [f, w] of a) {
+    totalA += w * w;
+    const o = b.get(f);
+    if (o !== undefined) [sharedA, sharedB] = [sharedA + w * w, sharedB + o * o];
+  }
+  for (const w of b.values()) totalB += w * w;
+  return sharedA >= share * totalA && sharedB >= share * totalB;
 }
 
 /** A clustering with its topics merged as `mergeProfiles` decided: biggest member lists first. */

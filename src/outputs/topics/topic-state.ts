@@ -5,6 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clustering } from './cluster-questions.js';
 import type { TopicDescription } from './topic-representation.js';
+import { createTempTable, dropTempTables } from './temp-tables.js';
 
 export async function saveTopicState(
   conn: DuckDBConnection, projectId: string, now: Date, clustering: Clustering, descriptions: readonly TopicDescription[],
@@ -13,7 +14,7 @@ export async function saveTopicState(
   for (const t of ['gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']) await conn.run(`DELETE FROM ${t} WHERE project_id = $project`, project);
   await conn.run(`INSERT INTO gap_topic_questions
     SELECT $project, k.qhash, t.topic_id, t.language, NULL, $now FROM topic_keys k JOIN topic_ids t USING (cluster)`, { ...project, now: now.toISOString() });
-  await conn.run('CREATE OR REPLACE TEMP TABLE topic_terms (cluster INTEGER, term VARCHAR, weight DOUBLE)');
+  await createTempTable(conn, 'topic_terms');
   const terms = await conn.createAppender('topic_terms');
   descriptions.forEach((d, k) => {
     for (const x of d.terms) {
@@ -25,7 +26,7 @@ export async function saveTopicState(
   });
   terms.closeSync();
   await conn.run(`INSERT INTO gap_topic_terms SELECT $project, t.topic_id, t.language, x.term, x.weight FROM topic_terms x JOIN topic_ids t USING (cluster)`, project);
-  await conn.run('DROP TABLE topic_terms');
+  await dropTempTables(conn, ['topic_terms']);
   const df = await conn.createAppender('gap_topic_df');
   const row = (language: string, term: string, n: number) => {
     df.appendVarchar(projectId);

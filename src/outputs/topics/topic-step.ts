@@ -24,6 +24,7 @@ import { placeNewTurns, runScript } from './incremental-step.js';
 import { describeTopics, distinctiveTerms } from './topic-representation.js';
 import { saveTopicState } from './topic-state.js';
 import type { TopicSettings } from './topic-settings.js';
+import { createTempTable, dropTempTables, FULL_STEP_TABLES } from './temp-tables.js';
 
 export const MATCH_JACCARD = 0.5;
 /**
@@ -146,7 +147,7 @@ export async function runTopicStep(
     const distinctive = distinctiveTerms(clustering, (i) => questions[i]!.text);
     sample();
 
-    await conn.run('CREATE OR REPLACE TEMP TABLE topic_assign (question VARCHAR, cluster INTEGER, n BIGINT, example VARCHAR)');
+    await createTempTable(conn, 'topic_assign');
     const assign = await conn.createAppender('topic_assign');
     questions.forEach((q, i) => {
       assign.appendVarchar(q.text);
@@ -164,7 +165,7 @@ export async function runTopicStep(
       (await all(conn, 'overlap', { project: projectId })).map((r) => ({
         cluster: Number(r.cluster), topicId: String(r.topic_id), overlap: Number(r.overlap), clusterSize: Number(r.cluster_size), topicSize: Number(r.topic_size),
       })));
-    await conn.run('CREATE OR REPLACE TEMP TABLE topic_ids (cluster INTEGER, topic_id VARCHAR, language VARCHAR, label VARCHAR, questions INTEGER, distinctive VARCHAR, medoid VARCHAR)');
+    await createTempTable(conn, 'topic_ids');
     const idApp = await conn.createAppender('topic_ids');
     clustering.topics.forEach((t, k) => {
       idApp.appendInteger(k);
@@ -193,7 +194,7 @@ export async function runTopicStep(
       questionsSkipped: Number(counts.questions) - questions.length - tail.questions, topics: await topicCount(), topicsKeptId: ids.kept,
     });
   } finally {
-    for (const t of ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex']) await conn.run(`DROP TABLE IF EXISTS ${t}`);
+    await dropTempTables(conn, FULL_STEP_TABLES);
     await conn.run('RESET preserve_insertion_order');
   }
 }

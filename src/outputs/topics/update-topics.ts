@@ -1,11 +1,12 @@
 // The topic step for every project of a run (sync's one hook, `docs-etl topics --rebuild`). A
 // project whose step fails keeps its previous topics: the failure is logged as a warning and the
 // run goes on (topics are derived data; the next run computes them again).
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { messageOf } from '../../core/errors.js';
 import type { TopicSettings } from './topic-settings.js';
 import { withMemoryLimit } from '../../sync/load/memory-pool.js';
 import { runTopicStep, type TopicStepDeps, type TopicStepResult } from './topic-step.js';
+import { dropTempTables } from './temp-tables.js';
 
 export interface TopicUpdate {
   results: TopicStepResult[];
@@ -41,22 +42,9 @@ export async function updateGapTopics(
       out.failed.push({ projectId, error: messageOf(err) });
       deps.logger.warn({ projectId, err: messageOf(err) }, 'gap topics failed; the previous topics stay; the next run computes them again');
     } finally {
+      // The step's temporary tables hold memory DuckDB cannot evict (temp-tables.ts): none outlives it.
       await dropTempTables(conn);
     }
   }
   return out;
 }
-
-/**
- * The step's temporary tables live in memory DuckDB cannot evict: left behind, they would hold the
- * writer's pool for the rest of the run (a publish could not lower its limit under them).
- */
-async function dropTempTables(conn: DuckDBConnection): Promise<void> {
-  for (const t of TOPIC_TEMP_TABLES) await conn.run(`DROP TABLE IF EXISTS temp.main.${quotedIdentifier(t)}`);
-}
-
-/** Every temporary table the topic step creates (src/outputs/topics, sql/topics). */
-const TOPIC_TEMP_TABLES = [
-  'batch_placed', 'batch_terms', 'batch_topics', 'gap_agg', 'gap_cited', 'gap_convs', 'gap_ex', 'gap_m', 'gap_new', 'gap_newq',
-  'gap_pages', 'gap_qn', 'gap_turns', 'new_q', 'new_topics', 'q_vec', 'topic_assign', 'topic_ids', 'topic_keys', 'topic_terms',
-];
