@@ -14,5 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['test/helpers/state-home-setup.ts'],
+    // One folder per run for the shared pre-synced warehouses (test/helpers/presynced.ts).
+    globalSetup: ['test/helpers/fixtures-setup.ts'],
   },
 });

@@ -12,29 +12,21 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { icebergManifests } from 'icebird';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PIPELINES } from '../../pipelines/index.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
-import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { keyFingerprint } from '../../src/core/secrets.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
 import { lakeSelect } from '../../src/sync/pipeline/lake-table.js';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
-import { runSync } from '../../src/sync/run/sync.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { runStaticExport } from '../../src/static-export/run.js';
+import { EVERY_TABLE_FIXTURE } from '../helpers/every-table-fixture.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { localLakeBase, readIcebergMetadata, readIcebergTable, routeFetch, serveFolder, type IcebergRow, type StaticServer } from '../helpers/iceberg-reader.js';
+import { presyncedWarehouse } from '../helpers/presynced.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fileStamps } from './lake-fixture.js';
 
-const KEY = 'mint_lake_iceberg_key_01';
-const PROJECTS = ['alpha', 'beta'];
-const NOW = Date.parse('2026-03-11T15:30:00Z');
-const clock = new FakeClock(NOW);
-let sb: Sandbox;
+const clock = new FakeClock(EVERY_TABLE_FIXTURE.now);
 let s3: TestS3;
 let tmp: ReturnType<typeof tempDir>;
 let warehouse: string;
@@ -87,25 +79,9 @@ const metadataOf = (name: string): TableMetadata => {
 
 beforeAll(async () => {
   tmp = tempDir('docs-etl-iceberg-');
-  warehouse = join(tmp.dir, 'w.duckdb');
   lake = join(tmp.dir, 'lake');
-  sb = await startSandbox(defaultSandboxOptions({
-    apiKeys: [KEY], projects: PROJECTS, conversations: 200, historyDays: 4, seed: 3501, malformedRate: 0.02, clock,
-    site: { pages: 40, feedbackPerDay: 30, searchesPerDay: 200, viewsPerDay: 1000 },
-    staticExport: { ...defaultSandboxOptions().staticExport, jobDurationMs: 2000, pagesPerSite: 10 },
-  }));
-  const cfg = defaultSyncConfig(warehouse, PROJECTS.map((projectId) => ({
-    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date(NOW - 5 * 86_400_000),
-  })), { rate: { limit: 100_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget'), pipelines: PIPELINES.map((p) => p.name) });
-  // Threads are read by key from stored unanswered turns: the second run reads them.
-  for (let i = 0; i < 2; i++) {
-    const r = await runSync({ clock, logger: silentLogger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
-    expect(r.exitCode).toBe(0);
-  }
-  await runStaticExport(
-    { domain: 'docs.example.com', outDir: join(tmp.dir, 'exports'), warehousePath: warehouse, timeoutMs: 120_000, pollIntervalMs: 500, keep: 2 },
-    { baseUrl: sb.url, apiKey: KEY, clock, logger: silentLogger, retry: { attempts: 4, baseMs: 10, maxMs: 50 }, random: () => 0.5 },
-  );
+  // Every pipeline synced twice and a static export: the shared pre-synced warehouse, copied.
+  ({ warehouse } = await presyncedWarehouse(EVERY_TABLE_FIXTURE, join(tmp.dir, 'state')));
   for (const [t, v] of await warehouseRows()) expected.set(t, v.rows);
   s3 = await startS3(join(tmp.dir, 's3'));
   http = await serveFolder(lake);
@@ -120,7 +96,6 @@ afterAll(async () => {
   restoreFetch?.();
   await http?.close();
   await s3?.close();
-  await sb?.close();
   tmp?.cleanup();
 });
 

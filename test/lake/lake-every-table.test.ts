@@ -8,31 +8,23 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PIPELINES } from '../../pipelines/index.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
-import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { keyFingerprint } from '../../src/core/secrets.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { Manifest } from '../../src/outputs/lake/manifest.js';
 import { openWarehouse } from '../../src/sync/load/warehouse.js';
-import { runSync } from '../../src/sync/run/sync.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { runStaticExport } from '../../src/static-export/run.js';
+import { EVERY_TABLE_FIXTURE } from '../helpers/every-table-fixture.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { presyncedWarehouse } from '../helpers/presynced.js';
 import { keyIn, startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';
 import { readFileSync } from 'node:fs';
 
-const KEY = 'mint_lake_every_table_key_01';
-const PROJECTS = ['alpha', 'beta'];
-const NOW = Date.parse('2026-03-11T15:30:00Z');
 /** The tool's own state, not user data: never in the lake (checkpoints, parked windows, alert states and
  * response counts, the gap-topic step's incremental state). */
 const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows', 'history_probes', 'alert_state', 'api_responses', 'run_deferrals', 'gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']);
 
-const clock = new FakeClock(NOW);
-let sb: Sandbox;
+const clock = new FakeClock(EVERY_TABLE_FIXTURE.now);
 let s3: TestS3;
 let tmp: ReturnType<typeof tempDir>;
 let warehouse: string;
@@ -41,24 +33,8 @@ const counts = new Map<string, number>();
 
 beforeAll(async () => {
   tmp = tempDir('docs-etl-lake-all-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  sb = await startSandbox(defaultSandboxOptions({
-    apiKeys: [KEY], projects: PROJECTS, conversations: 300, historyDays: 5, seed: 2401, malformedRate: 0.02, clock,
-    site: { pages: 60, feedbackPerDay: 40, searchesPerDay: 300, viewsPerDay: 2000 },
-    staticExport: { ...defaultSandboxOptions().staticExport, jobDurationMs: 2000, pagesPerSite: 12 },
-  }));
-  const cfg = defaultSyncConfig(warehouse, PROJECTS.map((projectId) => ({
-    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date(NOW - 6 * 86_400_000),
-  })), { rate: { limit: 100_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget'), pipelines: PIPELINES.map((p) => p.name) });
-  // Threads are read by key from stored unanswered turns: the second run reads them.
-  for (let i = 0; i < 2; i++) {
-    const r = await runSync({ clock, logger: silentLogger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
-    expect(r.exitCode).toBe(0);
-  }
-  await runStaticExport(
-    { domain: 'docs.example.com', outDir: join(tmp.dir, 'exports'), warehousePath: warehouse, timeoutMs: 120_000, pollIntervalMs: 500, keep: 2 },
-    { baseUrl: sb.url, apiKey: KEY, clock, logger: silentLogger, retry: { attempts: 4, baseMs: 10, maxMs: 50 }, random: () => 0.5 },
-  );
+  // Every pipeline synced twice and a static export: the shared pre-synced warehouse, copied.
+  ({ warehouse } = await presyncedWarehouse(EVERY_TABLE_FIXTURE, join(tmp.dir, 'state')));
   const wh = await openWarehouse(warehouse);
   try {
     const tables = (await wh.conn.runAndReadAll(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE'`))
@@ -72,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3?.close();
-  await sb?.close();
   tmp?.cleanup();
 });
 

@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { refusingUrl, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.js';
 
 const KEY = 'mint_ops_alert_key_0001';
+const ONE_WINDOW = ['--max-window', '1m'];
 const tmp = tempDir('docs-etl-alerts-');
 let sb: Sandbox | undefined;
 const sinks: WebhookSink[] = [];
@@ -35,9 +36,12 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
     projects: [{ id: 'demo', apiKeyEnv: 'DOCS_API_KEY' }], rateLimit: '1000/1h',
     alerts: [{ urlEnv: 'OPS_HOOK_URL', format: 'json', on: ['failed', 'recovered'] }], alertDeadline: '3s',
   }));
-  const sync = async (hook: string) => {
+  // With the API down, each window's read fails after its retries and is bisected (retried again)
+  // down to the shortest window: --max-window 1m makes that one window, so a down run takes one
+  // window's retries (about 10 s), not six windows' (about 60 s). Alerts do not depend on windows.
+  const sync = async (hook: string, extra: string[] = []) => {
     const started = Date.now();
-    const r = await runCli(['sync', '--warehouse', warehouse, '--config', config], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: KEY, OPS_HOOK_URL: hook }));
+    const r = await runCli(['sync', '--warehouse', warehouse, '--config', config, ...extra], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: KEY, OPS_HOOK_URL: hook }));
     const out = r.stdout + r.stderr;
     for (const secret of [KEY, sink.url, hanging.url, 's3cr3t-token', 'refused-token']) expect(out).not.toContain(secret);
     return { ...r, ms: Date.now() - started, out };
@@ -50,9 +54,9 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
   const up1 = await sync(sink.url);
   expect(up1.code, up1.stderr).toBe(0);
   await down();
-  const down1 = await sync(sink.url);
+  const down1 = await sync(sink.url, ONE_WINDOW);
   expect(down1.code).toBe(1);
-  const down2 = await sync(sink.url);
+  const down2 = await sync(sink.url, ONE_WINDOW);
   expect(down2.code).toBe(1);
   sb = await startSandbox({ ...options, port });
   const up2 = await sync(sink.url);
@@ -68,7 +72,7 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
   // A sink that refuses connections: the failed run still exits 1, the delivery gives up in time,
   // and says so once, naming the variable only.
   await down();
-  const refused = await sync(await refusingUrl());
+  const refused = await sync(await refusingUrl(), ONE_WINDOW);
   expect(refused.code).toBe(1);
   expect(refused.out.match(/alerts not delivered/g)).toHaveLength(1);
   expect(refused.out).toMatch(/OPS_HOOK_URL/);

@@ -80,7 +80,8 @@ describe.skipIf(!HAVE_REDIS)('a Redis password in every form', () => {
       userinfo: `redis://default:${PW}@127.0.0.1:${redis.port}/2`,
       named: `redis://127.0.0.1:${redis.port}/2?username=default&password=${PW}`,
     };
-    for (const [name, url] of Object.entries(forms)) {
+    // The forms are independent (each its own state folder and warehouse): checked side by side.
+    await Promise.all(Object.entries(forms).map(async ([name, url]) => {
       const [sync, status, json, doctor] = await runAll(name, url);
       expect(sync!.code, sync!.stderr).toBe(0);
       expect(status!.code, status!.stderr).toBe(0);
@@ -90,7 +91,7 @@ describe.skipIf(!HAVE_REDIS)('a Redis password in every form', () => {
       expect(store).toContain('***');
       expect(doctor!.stdout + doctor!.stderr).toMatch(/Redis redis:\/\/\S*\*\*\*\S* answers/);
       expectAbsent(await tableText(join(tmp.dir, name, 'wh', 'warehouse.duckdb')), `${name}: the warehouse's tables`);
-    }
+    }));
   }, 300_000);
 
   it('failing URLs (unreachable port, sentinelPassword, rediss to a plain port): one line each, never the password', async () => {
@@ -101,14 +102,16 @@ describe.skipIf(!HAVE_REDIS)('a Redis password in every form', () => {
       sentinel: `redis://127.0.0.1:${redis.port}/0?sentinelPassword=${PW}`,
       tls: `rediss://127.0.0.1:${redis.port}/0?password=${PW}`,
     };
-    for (const [name, url] of Object.entries(forms)) {
+    // Most of each form's time is its commands waiting on the connection's retries and timeouts, and the
+    // forms are independent (each its own state folder): checked side by side, so the waits overlap.
+    await Promise.all(Object.entries(forms).map(async ([name, url]) => {
       const [sync, status, json, doctor] = await runAll(name, url);
       expect(sync!.code, `${name}: ${sync!.stderr}`).toBe(1);
       expect(sync!.stderr).toMatch(/cannot use the budget store redis/);
       expect(status!.code).not.toBe(0);
       expect(json!.code).not.toBe(0);
       expect(doctor!.stdout + doctor!.stderr).toMatch(/budget-store/);
-    }
+    }));
   }, 240_000);
 
   it('the config file\'s budget refuses a secret in any form: exit 2, one line naming DOCS_ETL_BUDGET_URL', async () => {
