@@ -34,6 +34,20 @@ export class RetriableError extends Error {
 }
 
 /**
+ * No connection to the API at all (refused, unknown host, no route): retried like any network
+ * error, but once the retries are spent it is not a window too large (nothing to bisect; halving
+ * would only multiply the attempts): the organization's run stops at its checkpoints.
+ */
+export class ConnectionFailedError extends RetriableError {
+  override name = 'ConnectionFailedError';
+}
+
+/** The API could not be reached after every retry: the organization stops (see ConnectionFailedError). */
+export class ApiUnreachableError extends FatalError {
+  override name = 'ApiUnreachableError';
+}
+
+/**
  * A request kept failing with a server error or a timeout (the retries are spent). For a window
  * read this is what a too-large window looks like (504, timeouts): the runner bisects the window.
  */

@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { analyticsErrorSchema } from '../../contracts/analytics.js';
 import type { Clock } from '../../core/clock.js';
-import { CursorRejectedError, FatalError, messageOf, RequestDeadlineError, RetriableError, RetriesExhaustedError } from '../../core/errors.js';
+import { ApiUnreachableError, ConnectionFailedError, CursorRejectedError, FatalError, messageOf, RequestDeadlineError, RetriableError, RetriesExhaustedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
@@ -164,6 +164,9 @@ export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClien
         onRetry: (err, delayMs, attempt) =>
           deps.logger.warn({ projectId, attempt, delayMs, reason: err.message }, 'request failed, retrying'),
       }).catch((err: unknown) => {
+        if (err instanceof ConnectionFailedError) {
+          throw new ApiUnreachableError(`the API could not be reached after ${retry.attempts} attempts: ${err.message}`);
+        }
         if (err instanceof RetriableError) {
           throw new RetriesExhaustedError(`the API kept failing after ${retry.attempts} attempts: ${err.message}`, err.status, false);
         }

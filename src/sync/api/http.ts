@@ -5,7 +5,7 @@
 // are returned for the caller to name. Server text in errors is sanitized (serverText).
 import { request, type Dispatcher } from 'undici';
 import { formatDuration } from '../../core/duration.js';
-import { RequestDeadlineError, ResponseTooLargeError, RetriableError, StoppedError, messageOf } from '../../core/errors.js';
+import { ConnectionFailedError, RequestDeadlineError, ResponseTooLargeError, RetriableError, StoppedError, messageOf } from '../../core/errors.js';
 import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
 import { JsonSkimmer, MAX_SKIM_BYTES, RecordTooLargeError } from './json-skim.js';
@@ -92,7 +92,8 @@ export async function httpText(url: string, opts: HttpOptions = {}): Promise<Htt
     }
     if (ended === 'cancelled') return new StoppedError('stopped on request: the request in flight was cancelled');
     if (ended === 'grace') return new StoppedError(`stopped on request: the request in flight did not finish within ${formatDuration(graceMs)} of the stop request`);
-    return new RetriableError(`${what}: ${serverText(networkReason(err), secrets)}`, status);
+    const text = `${what}: ${serverText(networkReason(err), secrets)}`;
+    return status === undefined && isConnectionFailure(err) ? new ConnectionFailedError(text) : new RetriableError(text, status);
   };
   try {
     let res: Dispatcher.ResponseData;
@@ -185,6 +186,17 @@ export function formatBytes(n: number): string {
 }
 
 /** The cause's code (ECONNRESET, UND_ERR_SOCKET…) is what tells a user what happened. */
+/**
+ * No connection was made (nothing was sent): refused, unknown host, no route. A reset or a socket
+ * closed after connecting is not this: a server may drop a request that is too large for it.
+ */
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+export function isConnectionFailure(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return CONNECTION_FAILURES.has(e.code ?? e.cause?.code ?? '');
+}
+
 export function networkReason(err: unknown): string {
   const e = err as { code?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;

@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../../core/clock.js';
-import { BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
+import { ApiUnreachableError, BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { formatWindow } from '../../core/window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
@@ -190,7 +190,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
         const named = scope === 'endpoint' ? endpointMissing(s, e.projectId) : err;
         fail(summary, named);
         // The key's rejection is said once, by the stream that got it; the others are only "not read".
-        const notRead = scope === 'organization' ? new NotReadError(NOT_READ_KEY_REJECTED, 401)
+        const notRead = scope === 'organization' ? orgNotRead(err)
           : new NotReadError(`not read: ${e.projectId}/${e.pipeline} answered ${(err as FatalError).status} (${messageOf(named)})`, (err as FatalError).status);
         if (scope === 'organization') orgFailure = notRead;
         if (scope === 'project') projectFailure.set(e.projectId, notRead);
@@ -236,20 +236,29 @@ function holdParked(deps: OrgRunDeps, byKey: Map<string, OrgStream>, summaries: 
   });
 }
 
+/** What the organization's other streams say when one stream's failure stopped it. */
+function orgNotRead(err: unknown): NotReadError {
+  return err instanceof ApiUnreachableError ? new NotReadError(NOT_READ_UNREACHABLE) : new NotReadError(NOT_READ_KEY_REJECTED, 401);
+}
+
 /**
- * How far a fatal answer reaches: a 401 is the organization's key; a 404 is the project's id unless
+ * How far a fatal answer reaches: an API that cannot be reached at all, and a 401 (the key), are
+ * the organization's; a 404 is the project's id unless
  * another endpoint of the project answered (then the project lacks this export); anything else
  * stops the stream only.
  */
 function failureScope(err: unknown, projectAnswered: boolean): 'organization' | 'project' | 'endpoint' | 'stream' {
   if (!(err instanceof FatalError)) return 'stream';
-  if (err.status === 401) return 'organization';
+  if (err instanceof ApiUnreachableError || err.status === 401) return 'organization';
   if (err.status === 404) return projectAnswered ? 'endpoint' : 'project';
   return 'stream';
 }
 
 /** What a stream not read after its organization's key was rejected (401) says. */
 export const NOT_READ_KEY_REJECTED = 'not read (the key was rejected)';
+
+/** What a stream not read after its organization's API could not be reached says. */
+export const NOT_READ_UNREACHABLE = 'not read (the API could not be reached)';
 
 /** A stream not read because another stream's answer stopped its organization or project (said once, there). */
 export class NotReadError extends FatalError {
