@@ -15,7 +15,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { Manifest } from '../../src/outputs/lake/manifest.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { runStaticExport } from '../../src/static-export/run.js';

@@ -14,7 +14,7 @@ import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config
 import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { sqlFolder } from '../../src/sync/load/sql-files.js';
+import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { BIN, cliEnv } from '../helpers/cli.js';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { dayRange, type LakePartition } from './lake-layout.js';
 
 export interface FileSignature extends LakePartition {

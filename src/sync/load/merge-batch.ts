@@ -14,9 +14,9 @@ import { duckdbType } from '../pipeline/json-structure.js';
 import { settleAges, type RereadStage } from '../plan/reread-schedule.js';
 import { readCoverage, writeCoverage } from './coverage-store.js';
 import { keepOneReadPerKey } from './one-read-per-key.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';
-import { inTransaction } from './warehouse.js';
+import { inTransaction } from '../../warehouse/warehouse.js';
 
 export interface MergeGroup {
   pipeline: PipelineDefinition;

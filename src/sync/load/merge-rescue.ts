@@ -26,7 +26,7 @@ import { writeDurably, type LandedFile } from '../land/landing-zone.js';
 import { refuseShape } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { probeGroup } from './merge-batch.js';
-import type { Writer } from './writer.js';
+import type { Writer } from '../../warehouse/writer.js';
 
 export interface RescueDeps {
   writer: Writer;

@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FatalError } from '../../core/errors.js';
 import type { PipelineDefinition, TieBreak } from '../pipeline/definition.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
 

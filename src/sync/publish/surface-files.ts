@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile, isErrno } from '../../core/atomic-file.js';
 import { escapeHiveValue, tempName } from '../../outputs/lake/lake-layout.js';
-import { sqlFile } from '../load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { ident } from './catalog.js';
 import { segmentRange } from './surface-plan.js';
 import { SEGMENT_ROW_GROUP_ROWS, type SurfaceTable } from './surface-tables.js';

@@ -21,13 +21,13 @@ import { LandingZone } from '../land/landing-zone.js';
 import { Merger } from '../load/merger.js';
 import { finishRun, interruptStaleRuns, registerStream, startRun } from '../load/sync-runs.js';
 import { pageCapFor } from '../load/mergeable-page.js';
-import { openWarehouse, type Warehouse } from '../load/warehouse.js';
-import { Writer } from '../load/writer.js';
-import { acquireWriterLock } from '../load/writer-lock.js';
+import { openWarehouse, type Warehouse } from '../../warehouse/warehouse.js';
+import { Writer } from '../../warehouse/writer.js';
+import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishRead } from '../publish/read-surface.js';
-import { stepMemoryLimit, withMemoryLimit } from '../load/memory-pool.js';
+import { stepMemoryLimit, withMemoryLimit } from '../../warehouse/memory-pool.js';
 import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
 import { planOrganization } from '../plan/plan-organization.js';
@@ -35,7 +35,7 @@ import { runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';
 import { upsertProjects } from '../load/projects.js';
 import { updateGapTopics, type TopicUpdate } from '../../outputs/topics/update-topics.js';
-import { namingMemoryLimit } from '../load/out-of-memory.js';
+import { namingMemoryLimit } from '../../warehouse/out-of-memory.js';
 import { parkWindow, unparkWindow } from '../load/parked-windows.js';
 
 export interface SyncDeps {

@@ -7,7 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { keyFingerprint } from '../../core/secrets.js';
 import { defaultSyncConfig } from '../../config/sync-config.js';
 import { formatRunLine, formatTable } from '../../cli/format.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { writeReport } from '../../outputs/report/write-report.js';
 import { runSync } from '../../sync/run/sync.js';

@@ -13,7 +13,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../../../core/logger.js';
 import type { LakeTable } from '../../../sync/pipeline/lake-table.js';
-import { sqlFile } from '../../../sync/load/sql-files.js';
+import { sqlFile } from '../../../warehouse/sql-files.js';
 import type { FileEntry } from '../manifest.js';
 import { commitTable } from './commit-table.js';
 import type { IcebergFileHooks } from '../partition-writer.js';
