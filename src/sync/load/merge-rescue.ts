@@ -65,7 +65,7 @@ export async function repairPage(
   let split: { page: LandedPage; body: string };
   let body: unknown;
   try {
-    split = splitLanded(text);
+    split = splitLanded(text, file.path);
     body = JSON.parse(split.body) as unknown;
   } catch (err) {
     deps.logger.error({ ...log, err: messageOf(err) }, 'landed page cannot be repaired: it does not parse');

@@ -82,7 +82,7 @@ export async function runRebuild(
         replay.release(files, false);
       };
       for (const kept of zone.kept(s)) {
-        const { page, body } = splitLanded(kept.text);
+        const { page, body } = splitLanded(kept.text, kept.path);
         const { invalid: _i, x: _x, valid: _v, ...meta } = page;
         if (page.repaired || page.stripped) {
           // A page repaired at merge (merge-rescue.ts) or landed with invalid records
