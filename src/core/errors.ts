@@ -62,14 +62,6 @@ export class UnknownLandedVersionError extends FatalError {
   }
 }
 
-/** A record that fails the contract: it goes to quarantine with this reason; the run continues. */
-export class SkippableRecordError extends Error {
-  override name = 'SkippableRecordError';
-  constructor(message: string, readonly raw: unknown) {
-    super(message);
-  }
-}
-
 /** Bad flags, config or environment: exit 2 with one line naming the field. */
 export class UsageError extends Error {
   override name = 'UsageError';
