@@ -10,7 +10,7 @@ import { warehousePath } from '../core/paths.js';
 import { checkNotFuture, parseDateValue } from '../core/dates.js';
 import { checkProjectId } from '../core/project-id.js';
 import { keyFingerprint } from '../core/secrets.js';
-import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../sync/load/warehouse.js';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../warehouse/warehouse.js';
 import { DEFAULT_MERGE_BATCH_ROWS } from '../sync/load/merger.js';
 import { DEFAULT_REREADS, type RereadStage } from '../sync/plan/reread-schedule.js';
 import { defaultReadPath, readPathFor } from '../sync/publish/snapshot.js';

@@ -64,5 +64,3 @@ export type ConversationTurnInput = z.input<typeof conversationTurnSchema>;
 export type Source = z.infer<typeof sourceSchema>;
 export type ConversationsPage = z.infer<typeof conversationsPageSchema>;
 export type AnalyticsError = z.infer<typeof analyticsErrorSchema>;
-/** Fields of a turn the contract names; anything else a record carries goes to `extra`. */
-export const KNOWN_TURN_FIELDS = Object.keys(conversationTurnSchema.shape);

@@ -63,11 +63,16 @@ export class CursorRejectedError extends Error {
   override name = 'CursorRejectedError';
 }
 
-/** A record that fails the contract: it goes to quarantine with this reason; the run continues. */
-export class SkippableRecordError extends Error {
-  override name = 'SkippableRecordError';
-  constructor(message: string, readonly raw: unknown) {
-    super(message);
+/**
+ * A landed page (state/landing) whose format version this docs-etl does not read: landed by a newer
+ * version, or not a landed page. The run stops with this line instead of merging it wrongly or
+ * dropping pages a newer version still needs.
+ */
+export class UnknownLandedVersionError extends FatalError {
+  override name = 'UnknownLandedVersionError';
+  constructor(readonly path: string, readonly version: unknown, readonly supported: number) {
+    super(`landed page ${path} has format version ${JSON.stringify(version) ?? 'none'}; this docs-etl reads version ${supported}: `
+      + 'run the docs-etl that landed it, or delete the landing folder to read those pages again');
   }
 }
 

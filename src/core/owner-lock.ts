@@ -1,5 +1,5 @@
 // Who owns a piece of shared local state, whether that owner still runs, and the lock file that
-// names it: the one mechanism behind the warehouse's writer lock (load/writer-lock.ts), the local
+// names it: the one mechanism behind the warehouse's writer lock (warehouse/writer-lock.ts), the local
 // lake's lock (export/lake-lock.ts), the S3 lake's lock object (export/s3-lock.ts: its own
 // write-then-read-back protocol, this owner rule), request-log entries and download temp files.
 //

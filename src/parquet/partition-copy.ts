@@ -5,7 +5,7 @@
 // bounded row groups) both build their statement here, from sql/parquet/copy-partition.sql.
 // Identifiers are quoted with DuckDB's quoting; every value is a bound parameter.
 import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
-import { sqlFile } from '../sync/load/sql-files.js';
+import { sqlFile } from '../warehouse/sql-files.js';
 
 /** Which rows of the source form the partition. */
 export interface PartitionRows {

@@ -5,9 +5,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../core/clock.js';
 import type { StaticExportJob } from '../contracts/static-export.js';
-import { openWarehouse, inTransaction } from '../sync/load/warehouse.js';
-import { sqlFile } from '../sync/load/sql-files.js';
-import { waitForWriterLock } from '../sync/load/writer-lock.js';
+import { openWarehouse, inTransaction } from '../warehouse/warehouse.js';
+import { sqlFile } from '../warehouse/sql-files.js';
+import { waitForWriterLock } from '../warehouse/writer-lock.js';
 import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, publishRead, type PublishSettings } from '../sync/publish/read-surface.js';
 import { defaultReadPath } from '../sync/publish/snapshot.js';
 import type { ArchivePage } from './archive.js';

@@ -9,7 +9,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { runSync } from '../../src/sync/run/sync.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultSandboxOptions, startSandbox, trafficOptions, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { writeReport } from '../../src/outputs/report/write-report.js';
 
 export async function timeReport(warehouse: string): Promise<{ ms: number; bytes: number }> {

@@ -5,7 +5,7 @@
 // started with the launcher's memory settings, so VmHWM is the step's own peak. One JSON line.
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/logger.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { procMemory } from './proc-memory.js';

@@ -1,6 +1,6 @@
 // Time of each analytics view on a synced warehouse: every row and column is computed (the view is
 // materialized into a temporary table), cold (first run) and warm (best of the next runs).
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 export const BENCH_VIEWS = [
   'daily_unanswered_rate', 'category_breakdown', 'top_unanswered_questions', 'most_cited_sources', 'unanswered_by_page', 'threads',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { fillWarehouse } from '../lake/lake-fixture.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

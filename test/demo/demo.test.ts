@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/sync/api/request-log.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { BIN, cliEnv, type CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 

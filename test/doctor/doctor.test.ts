@@ -3,7 +3,7 @@
 // project, spent through the persisted request budget.
 import { spawn } from 'node:child_process';
 import { holdDuckDb } from '../helpers/holder.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -148,7 +148,7 @@ describe('docs-etl doctor', () => {
 
   it('a warehouse another process holds: ✗ with its PID and the fix', async () => {
     const warehouse = join(tmp.dir, 'held', 'w.duckdb');
-    const mod = fileURLToPath(new URL('../../dist/src/sync/load/warehouse.js', import.meta.url));
+    const mod = fileURLToPath(new URL('../../dist/src/warehouse/warehouse.js', import.meta.url));
     const script = `const m = await import(${JSON.stringify(mod)}); const wh = await m.openWarehouse(${JSON.stringify(warehouse)});
       process.stdout.write('held\\n'); process.on('SIGTERM', () => { wh.close(); process.exit(0); }); setInterval(() => {}, 1000);`;
     const holder = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

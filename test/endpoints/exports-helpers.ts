@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { PIPELINES } from '../../pipelines/index.js';
 import { normalizeOffset } from '../../src/contracts/analytics.js';
 import type { Clock } from '../../src/core/clock.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import {
   FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackByPageItem, type FeedbackRecord, type Sandbox,
 } from '../../src/tools/sandbox/index.js';

@@ -1,6 +1,6 @@
 // Compares a warehouse with the sandbox's ground truth, turn by turn and source by source.
 import { normalizeOffset, type ConversationTurn } from '../../src/contracts/analytics.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 export interface TurnRow {
   id: string;

@@ -1,6 +1,6 @@
 // Tests that build a warehouse by hand (not by a sync) publish its read snapshot the way a sync's
 // end does, because reader commands (status, report, export-parquet, query) read only the snapshot.
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultReadPath, publishSnapshot } from '../../src/sync/publish/snapshot.js';
 
 /** Copies the warehouse to its default read path (state/read/<name>), as the "copy" read surface does. */

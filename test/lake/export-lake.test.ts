@@ -12,7 +12,7 @@ import { createLogger, silentLogger } from '../../src/core/logger.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { LakeTable } from '../../src/sync/pipeline/lake-table.js';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { PIN_RE } from '../../src/outputs/lake/iceberg/remove-unreferenced.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fileStamps, fillWarehouse, listFiles, readLakeFiles, sortRows, utcDay, warehouseTable, type Row } from './lake-fixture.js';

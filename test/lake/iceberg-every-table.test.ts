@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
 import { lakeSelect } from '../../src/sync/pipeline/lake-table.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { EVERY_TABLE_FIXTURE } from '../helpers/every-table-fixture.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { localLakeBase, readIcebergMetadata, readIcebergTable, routeFetch, serveFolder, type IcebergRow, type StaticServer } from '../helpers/iceberg-reader.js';

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';

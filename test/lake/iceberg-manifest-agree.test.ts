@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { cliEnv, spawnCli } from '../helpers/cli.js';
 import { routeFetch } from '../helpers/iceberg-reader.js';
 import { publishForReaders } from '../helpers/publish.js';

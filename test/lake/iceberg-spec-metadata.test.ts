@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fillWarehouse } from './lake-fixture.js';

@@ -23,7 +23,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 import { fillWarehouse } from './lake-fixture.js';
 

@@ -12,7 +12,7 @@ import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { Manifest } from '../../src/outputs/lake/manifest.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { EVERY_TABLE_FIXTURE } from '../helpers/every-table-fixture.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { presyncedWarehouse } from '../helpers/presynced.js';

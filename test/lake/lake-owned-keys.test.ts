@@ -14,7 +14,7 @@ import { localStorage } from '../../src/outputs/lake/local-storage.js';
 import { openLakeStorage } from '../../src/outputs/lake/lake-location.js';
 import type { FileEntry, Manifest } from '../../src/outputs/lake/manifest.js';
 import { ownedDataKey, ownedEntry, tablesByName } from '../../src/outputs/lake/owned-keys.js';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { capturingLogger } from '../helpers/log-lines.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -10,7 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { performance } from 'node:perf_hooks';
 import { s3Client } from '../../src/outputs/lake/s3-client.js';
 import { s3Storage } from '../../src/outputs/lake/s3-storage.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { startHostileS3, type HostileMode, type HostileS3 } from '../helpers/hostile-s3.js';
 import { publishForReaders } from '../helpers/publish.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,8 +1,8 @@
-// The pool merge batches run under (src/sync/load/memory-pool.ts): half of memory_limit, at least
+// The pool merge batches run under (src/warehouse/memory-pool.ts): half of memory_limit, at least
 // 64 MiB, never above the limit; a limit DuckDB would not take as a size is left alone.
 import { expect, it } from 'vitest';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
-import { stepMemoryLimit } from '../../src/sync/load/memory-pool.js';
+import { stepMemoryLimit } from '../../src/warehouse/memory-pool.js';
 
 const bytes = (limit: string) => {
   const pool = stepMemoryLimit(limit);

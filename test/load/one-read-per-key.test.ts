@@ -6,7 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { feedback, searches, assistantThreads } from '../../pipelines/index.js';
 import { keepOneReadPerKey, oneReadPerKeySql } from '../../src/sync/load/one-read-per-key.js';
-import { sqlFile } from '../../src/sync/load/sql-files.js';
+import { sqlFile } from '../../src/warehouse/sql-files.js';
 import type { PipelineDefinition } from '../../src/sync/pipeline/definition.js';
 
 let instance: DuckDBInstance;

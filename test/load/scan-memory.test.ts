@@ -1,11 +1,11 @@
-// Bookkeeping scans run under a small buffer pool (src/sync/load/scan-memory.ts): a steady run's
+// Bookkeeping scans run under a small buffer pool (src/warehouse/scan-memory.ts): a steady run's
 // "what changed" checks read long columns of the history, and what DuckDB caches of them must not
 // grow with it. Real DuckDB files; the pool is DuckDB's own accounting (duckdb_memory()).
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
-import { SCAN_MEMORY_LIMIT, withScanMemory } from '../../src/sync/load/scan-memory.js';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { SCAN_MEMORY_LIMIT, withScanMemory } from '../../src/warehouse/scan-memory.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -2,7 +2,7 @@
 // 0006) keeps every row read, now one table per pipeline, and the old table is gone.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-migration-0008-');

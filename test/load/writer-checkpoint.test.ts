@@ -1,12 +1,12 @@
 // The writer lets 64MB of WAL grow before DuckDB checkpoints at a commit, not DuckDB's 16MB
-// (src/sync/load/warehouse.ts WRITER_CHECKPOINT_THRESHOLD; docs/performance.md, seventh round: at
+// (src/warehouse/warehouse.ts WRITER_CHECKPOINT_THRESHOLD; docs/performance.md, seventh round: at
 // 16MB the checkpoints were a full sync's memory peaks). A real DuckDB file, committed to in steps of
 // about 10 MB: the writer's WAL keeps all of them; a warehouse opened without the writer's bounds
 // checkpoints at DuckDB's default.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openWarehouse, type OpenOptions } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type OpenOptions } from '../../src/warehouse/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir('docs-etl-checkpoint-');

@@ -89,7 +89,7 @@ it('runs that succeed with no new data past the SLA raise one stale alert and fa
   expect(good.stdout + good.stderr).toMatch(/^healthy: 1 stream\(s\)/);
   expect(good.code).toBe(0);
   // The webhook URL (a secret) is stored nowhere in the warehouse.
-  const { openWarehouse } = await import('../../src/sync/load/warehouse.js');
+  const { openWarehouse } = await import('../../src/warehouse/warehouse.js');
   const wh = await openWarehouse(warehouse, { readOnly: true });
   try {
     const dump = JSON.stringify((await wh.conn.runAndReadAll('SELECT * FROM alert_state')).getRowObjectsJS());

@@ -3,7 +3,7 @@
 // day's), and merge_stats counts the read's rows, its new keys and its changed ones.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pageViews } from '../../pipelines/index.js';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { replaceDaySql } from '../../src/sync/pipeline/replace-day-sql.js';
 import type { ReplaceDay } from '../../src/sync/pipeline/definition.js';
 

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -13,7 +13,7 @@ import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';
 import { runSync, type SyncResult } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { sqlFolder } from '../../src/sync/load/sql-files.js';
+import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { cliEnv, runCli } from '../helpers/cli.js';

@@ -14,7 +14,7 @@ import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config
 import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { sqlFolder } from '../../src/sync/load/sql-files.js';
+import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';

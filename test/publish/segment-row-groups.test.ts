@@ -4,7 +4,7 @@
 // warehouse (migrated), a real publish, the files read back with parquet_metadata.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from '../../src/sync/publish/surface-tables.js';

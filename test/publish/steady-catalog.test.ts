@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sqlFolder } from '../../src/sync/load/sql-files.js';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { sqlFolder } from '../../src/warehouse/sql-files.js';
+import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -1,14 +1,14 @@
 // A publish that finds nothing new must not cost memory in proportion to the history (issue 20:
 // the steady run's peak RSS grew from 193 MB at 200k turns to 261 MB at 4M, DuckDB's pool filled by
 // the publish's "what changed" scans). Its signature scans run under the small scan pool
-// (src/sync/load/scan-memory.ts): after a steady publish of a warehouse whose tables are several
+// (src/warehouse/scan-memory.ts): after a steady publish of a warehouse whose tables are several
 // times that pool, the pool holds no more than it. Real DuckDB file, real publish, DuckDB's own
 // pool accounting; the warehouse is reopened before each publish so the pool starts empty.
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memorySizeBytes } from '../../src/core/memory-size.js';
-import { SCAN_MEMORY_LIMIT } from '../../src/sync/load/scan-memory.js';
-import { migrate } from '../../src/sync/load/warehouse.js';
+import { SCAN_MEMORY_LIMIT } from '../../src/warehouse/scan-memory.js';
+import { migrate } from '../../src/warehouse/warehouse.js';
 import { publishCatalog, type PublishSettings } from '../../src/sync/publish/read-surface.js';
 import { readDaySignatures } from '../../src/sync/publish/surface-days.js';
 import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';

@@ -3,7 +3,7 @@
 // so a SET VARIABLE is seen by the statement after it. Real CLI process, real DuckDB snapshot.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,7 +1,7 @@
 // Shared by the reliability suite: quarantine comparison, file fingerprints, warehouse queries.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 export function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');

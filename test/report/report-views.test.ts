@@ -2,7 +2,7 @@
 // query (same rules, one more key), and their day is the UTC day whatever the session's time zone.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';
 import { addHostileTurns, syncedWarehouse } from './report-fixture.js';
 

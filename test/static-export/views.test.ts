@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openWarehouse, type Warehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { warehouseRecorder } from '../../src/static-export/record.js';
 import { pageKey } from '../../src/static-export/page-path.js';
 import type { StaticExportJob } from '../../src/contracts/static-export.js';

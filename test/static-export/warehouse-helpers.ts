@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 /** Rows as JSON-friendly objects (BIGINT and timestamps as strings, INTEGER/DOUBLE as numbers). */
 export async function query(path: string, sql: string, params: Record<string, DuckDBValue> = {}): Promise<Record<string, unknown>[]> {

@@ -7,7 +7,7 @@ import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { publishForReaders } from '../helpers/publish.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 const KEY = 'mint_cli_secret_key_4242';
 let sb: Sandbox;

@@ -30,7 +30,7 @@ describe('rebuild', () => {
     expect(existsSync(join(tmp.dir, 'rb', 'landing', 'w', 'kept'))).toBe(true);
     // A bug fix to replay: someone damaged the rows.
     const before = requests();
-    const { openWarehouse } = await import('../../src/sync/load/warehouse.js');
+    const { openWarehouse } = await import('../../src/warehouse/warehouse.js');
     const wh = await openWarehouse(warehouse);
     await wh.conn.run("UPDATE conversations SET query = 'damaged'; DELETE FROM sources; DELETE FROM quarantine");
     wh.close();

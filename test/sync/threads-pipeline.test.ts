@@ -8,7 +8,7 @@ import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config
 import { assistantThreadSchema, threadMessageSchema } from '../../src/contracts/analytics-thread.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runSync, selectPipelines, type SyncDeps } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type AssistantThread, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { scalar } from '../helpers/compare.js';

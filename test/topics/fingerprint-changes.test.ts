@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
-import { migrate } from '../../src/sync/load/warehouse.js';
+import { migrate } from '../../src/warehouse/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,5 +1,5 @@
 // The topic step's "anything changed?" check (sql/topics/fingerprint.sql) reads the period's turns
-// on every run; it runs under the small scan pool (src/sync/load/scan-memory.ts), so a run whose
+// on every run; it runs under the small scan pool (src/warehouse/scan-memory.ts), so a run whose
 // step finds nothing changed does not leave DuckDB's pool filled in proportion to the history.
 // Real DuckDB file, the real step; the warehouse is reopened so the pool starts empty.
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { memorySizeBytes } from '../../src/core/memory-size.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { updateGapTopics } from '../../src/outputs/topics/update-topics.js';
-import { SCAN_MEMORY_LIMIT } from '../../src/sync/load/scan-memory.js';
-import { migrate } from '../../src/sync/load/warehouse.js';
+import { SCAN_MEMORY_LIMIT } from '../../src/warehouse/scan-memory.js';
+import { migrate } from '../../src/warehouse/warehouse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -54,7 +54,7 @@ it('a step that finds nothing changed leaves no more than the scan pool in DuckD
   });
 }, 60_000);
 
-// The sync runs the step under its step pool first (src/sync/load/memory-pool.ts); the step catches
+// The sync runs the step under its step pool first (src/warehouse/memory-pool.ts); the step catches
 // its own failures (a project's topics stay as they were), so the retry at the whole limit is made
 // per project, inside: a step that needs more than the pool still computes.
 it('a topic step that runs out of memory in the smaller pool computes at the whole limit, and the limit comes back', async () => {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { createTempTable, dropTempTables, TOPIC_TEMP_TABLES } from '../../src/outputs/topics/temp-tables.js';
 
 function created(dir: string, ext: string): string[] {

@@ -8,7 +8,7 @@ import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import type { PipelineDefinition } from '../../src/sync/pipeline/definition.js';
 import { DEFAULT_REREADS, settleAgeMs } from '../../src/sync/plan/reread-schedule.js';
 import { runSync } from '../../src/sync/run/sync.js';

@@ -10,7 +10,7 @@ import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultReadPath, publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { dayInZone } from '../../src/outputs/report/period.js';
 import { runSync } from '../../src/sync/run/sync.js';

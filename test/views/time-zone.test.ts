@@ -8,7 +8,7 @@ import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { normalizeOffset, type ConversationTurn } from '../../src/contracts/analytics.js';
-import { openWarehouse } from '../../src/sync/load/warehouse.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';

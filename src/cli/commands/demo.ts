@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_WAREHOUSE } from '../../tools/demo/demo-files.js';
 import { intArg } from '../options.js';
+import { formatRunLine, formatTable } from '../format.js';
 import type { CommandFactory } from './index.js';
 
 export const demoCommand: CommandFactory = (ctx, setExitCode) =>
@@ -23,5 +24,6 @@ and checked, but the demo never uses the configured warehouse.`)
       const { runDemo } = await import('../../tools/demo/run-demo.js');
       setExitCode(await runDemo({
         warehouse: flags.warehouse, conversations: flags.conversations, force: flags.force === true, out: ctx.stdout, logger, signal: ctx.signal,
+        format: { runLine: formatRunLine, table: (rows) => formatTable(rows) },
       }));
     });

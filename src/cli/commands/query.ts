@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatDuration } from '../../core/duration.js';
 import { EXIT, FatalError, UsageError, messageOf } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { explainReadError } from '../../sync/load/warehouse.js';
+import { explainReadError } from '../../warehouse/warehouse.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { openQueryReader, parseQueryMemory, QUERY_MEMORY_LIMIT, QUERY_THREADS, QUERY_TIMEOUT_MS } from '../../outputs/query/query-reader.js';
 import { runReadOnly } from '../../outputs/query/run-query.js';

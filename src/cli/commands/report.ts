@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { explainReadError } from '../../sync/load/warehouse.js';
+import { explainReadError } from '../../warehouse/warehouse.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { periodDays } from '../../outputs/report/period.js';

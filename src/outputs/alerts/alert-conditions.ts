@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { OpsSettings } from '../../config/ops-config.js';
 import type { ProjectRunSummary } from '../../sync/run/summary.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import type { Status } from '../status/collect-status.js';
 import type { HealthFacts } from '../status/health-check.js';
 import { staleLine, staleness } from '../status/freshness.js';

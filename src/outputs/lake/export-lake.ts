@@ -20,7 +20,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../../core/clock.js';
 import { messageOf, StoppedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { inTransaction } from '../../sync/load/warehouse.js';
+import { inTransaction } from '../../warehouse/warehouse.js';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
 import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { lakeSelect, type LakeTable } from '../../sync/pipeline/lake-table.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import type { PartitionRows } from '../../parquet/partition-copy.js';
 import { dayRange, type LakePartition } from './lake-layout.js';
 

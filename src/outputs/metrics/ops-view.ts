@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { collectStatus, type Status, type StatusInput } from '../status/collect-status.js';
 import { checkVerdict, type CheckOptions, type Verdict } from '../status/check-verdict.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 export interface StreamTotals {
   project_id: string; pipeline: string; organization: string;

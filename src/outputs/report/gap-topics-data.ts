@@ -1,7 +1,7 @@
 // What the report's "Gap topics" section shows (sql/report/gap-topics.sql over gap_topics_top). A
 // snapshot written before gap topics existed has no such view: the section then says so.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 export const GAP_TOPICS_LIMIT = 15;
 

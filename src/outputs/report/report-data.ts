@@ -5,7 +5,7 @@
 // (daily_category_breakdown per day and category), which keeps the report near one scan per view.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { FatalError } from '../../core/errors.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import type { ReportPeriod } from './period.js';
 import { readGapTopics, type GapTopicRow } from './gap-topics-data.js';
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { Clock } from '../../core/clock.js';
 import type { SyncConfig } from '../../config/sync-config.js';
-import { openWarehouse } from '../../sync/load/warehouse.js';
+import { openWarehouse } from '../../warehouse/warehouse.js';
 import { collectStatus, type Status } from './collect-status.js';
 import { cronCadenceS, estimatePhrase } from './backfill-estimate.js';
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../core/clock.js';
 import type { RateLimit } from '../../core/duration.js';
 import { formatDuration } from '../../core/duration.js';
 import { readCoverage, readWindowLog } from '../../sync/load/coverage-store.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
 import { defaultHistoryFrom, pageSize, rereadsOf, streamKey, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';

@@ -10,7 +10,7 @@ import { PIPELINES } from '../../../pipelines/index.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { readCoverage } from '../../sync/load/coverage-store.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { rereadsOf, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { DEFAULT_REREADS, dueReread, type RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { Status } from './collect-status.js';

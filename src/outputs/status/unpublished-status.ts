@@ -3,7 +3,7 @@
 // without it: where the data will be, that nothing is published yet, and whether a sync is running
 // (the writer lock file, not the warehouse). `--check` is unhealthy (exit 1): nothing has been read.
 import { statSync } from 'node:fs';
-import { writerLockHolder } from '../../sync/load/writer-lock.js';
+import { writerLockHolder } from '../../warehouse/writer-lock.js';
 
 export interface UnpublishedStatus {
   warehouse: string;

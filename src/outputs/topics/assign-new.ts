@@ -7,7 +7,7 @@
 // one batch, never the period's questions or topics.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOptions } from './cluster-questions.js';
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';

@@ -3,7 +3,7 @@
 // does not grow with the period: DuckDB finds the new turns and keeps the topics; the JS side holds
 // one batch of questions (assign-new.ts).
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { placeNewQuestions } from './assign-new.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
 import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';

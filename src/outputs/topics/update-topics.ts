@@ -4,7 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { messageOf } from '../../core/errors.js';
 import type { TopicSettings } from './topic-settings.js';
-import { withMemoryLimit } from '../../sync/load/memory-pool.js';
+import { withMemoryLimit } from '../../warehouse/memory-pool.js';
 import { runTopicStep, type TopicStepDeps, type TopicStepResult } from './topic-step.js';
 import { dropTempTables } from './temp-tables.js';
 

@@ -6,7 +6,7 @@
 // (also when read back from a log an older version wrote), and an in-flight slot whose request's
 // deadline has passed is closed, whoever left it.
 import { join } from 'node:path';
-import Bottleneck from 'bottleneck';
+import pLimit from 'p-limit';
 import type { Clock } from '../../core/clock.js';
 import type { RateLimit } from '../../core/duration.js';
 import { formatDuration } from '../../core/duration.js';
@@ -62,7 +62,7 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
   const store = deps.store ?? (deps.log ? new FileBudgetStore(deps.log, clock) : undefined);
   if (!store) throw new Error('createBudget: a store or a log is required');
   // In-process pacing: one acquisition at a time per organization, in arrival order.
-  const limiter = new Bottleneck({ maxConcurrent: 1 });
+  const limiter = pLimit(1);
   const policy: SlotPolicy = {
     limit: rate.limit, windowMs: rate.windowMs, marginMs: MARGIN_MS,
     slotTtlMs: (deps.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS) + SLOT_EXPIRY_MARGIN_MS,
@@ -92,7 +92,7 @@ export function createBudget(deps: BudgetDeps): RequestBudget {
   };
 
   return {
-    acquire: (signal) => limiter.schedule(() => acquireOnce(signal)),
+    acquire: (signal) => limiter(() => acquireOnce(signal)),
     block: (until) => {
       const now = clock.now().getTime();
       return store.block(boundBlock(until, now, rate.windowMs) - now, policy);

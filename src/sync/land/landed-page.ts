@@ -1,7 +1,7 @@
 // The file format of one landed page (state/landing/<pipeline>/<project>/<seq>.json): everything
 // the merger needs, written once, atomically, before the next request (design rule 4).
 //
-//   { "v": 1, "project_id", "pipeline", "organization", "seq", "run_id", "fetched_at", "requests", "records", "quarantined",
+//   { "v": LANDED_VERSION, "project_id", "pipeline", "organization", "seq", "run_id", "fetched_at", "requests", "records", "quarantined",
 //     "window": { "id", "from", "to", "purpose", "key"? },   -- key: a keyed read's
 //     "request": { "cursor", "offset" },            -- what was sent for this page
 //     "next": { "cursor", "offset", "complete" },   -- where the window continues (complete: it ends here)
@@ -18,9 +18,15 @@
 //
 // The records the merger reads are `valid` when present, else the body's records; `x` is aligned
 // with them, so DuckDB zips the two lists in one unnest instead of looking extras up per record.
+// One definition: the interfaces below (what the writer builds), LANDED_FIELDS (each field's DuckDB
+// type, from which the merge's read_json column specs are made: landedColumns) and LANDED_VERSION
+// (written by the writer, checked by every reader: checkLandedVersion).
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { UnknownLandedVersionError } from '../../core/errors.js';
 import type { Purpose } from '../../core/window.js';
 
-export const LANDED_VERSION = 2;
+/** The format version written in `v` and the only one read (pages landed by every release so far carry 1). */
+export const LANDED_VERSION = 1;
 
 export interface LandedWindow {
   /** Unique per window read (a restart after a rejected cursor keeps it). */
@@ -33,6 +39,7 @@ export interface LandedWindow {
 }
 
 export interface LandedMeta {
+  /** LANDED_VERSION when written; a reader refuses any other (checkLandedVersion). */
   v: number;
   project_id: string;
   pipeline: string;
@@ -90,8 +97,9 @@ export function serializeLanded(page: LandedPage, body: string | Buffer): Buffer
  * A landed file's text split back into its parsed metadata and its body exactly as received (the
  * body is never serialised again: a hostile one may be too deep for JSON.stringify).
  */
-export function splitLanded(text: string): { page: LandedPage; body: string } {
+export function splitLanded(text: string, path: string): { page: LandedPage; body: string } {
   const parsed = JSON.parse(text) as LandedPage & { body?: unknown };
+  checkLandedVersion(parsed, path);
   const { body: _b, ...page } = parsed;
   const prefix = `${JSON.stringify(page).slice(0, -1)},"body":`;
   const end = text.trimEnd();
@@ -103,4 +111,39 @@ export function splitLanded(text: string): { page: LandedPage; body: string } {
 export function metaOf(parsed: LandedPage & { body?: unknown }): LandedMeta {
   const { invalid: _i, x: _x, valid: _v, body: _b, repaired: _r, stripped: _s, ...meta } = parsed;
   return meta;
+}
+
+/**
+ * Each field's DuckDB type when the merge reads landed files with read_json (a struct lists the
+ * members read; members it leaves out are skipped). Typed against LandedPage: a field added to the
+ * format without its type here does not compile. `body` is the pipeline's own (its record type).
+ */
+export const LANDED_FIELDS = {
+  v: 'UINTEGER', project_id: 'VARCHAR', pipeline: 'VARCHAR', organization: 'VARCHAR', seq: 'UBIGINT', run_id: 'VARCHAR',
+  fetched_at: 'TIMESTAMPTZ', requests: 'UINTEGER', records: 'UINTEGER', quarantined: 'UINTEGER',
+  window: 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, "key" VARCHAR)',
+  request: 'JSON',
+  next: 'STRUCT(truncated BOOLEAN)',
+  window_limit_ms: 'BIGINT',
+  invalid: 'STRUCT(i INTEGER, error VARCHAR, raw JSON)[]',
+  x: 'JSON[]',
+  valid: 'JSON[]',
+  repaired: 'BOOLEAN',
+  stripped: 'BOOLEAN',
+} as const satisfies Record<keyof LandedPage, string>;
+
+/**
+ * The `columns = {…}` entries of read_json for these landed fields, with their LANDED_FIELDS types
+ * unless `types` gives another (a narrower struct: `invalid` read for its positions only, `valid`
+ * as the pipeline's records), plus any extra entries (the body).
+ */
+export function landedColumns(fields: readonly (keyof LandedPage)[], types: Partial<Record<keyof LandedPage, string>> = {},
+  extra: Record<string, string> = {}): string {
+  const entries: [string, string][] = [...fields.map((f): [string, string] => [f, types[f] ?? LANDED_FIELDS[f]]), ...Object.entries(extra)];
+  return entries.map(([name, type]) => `${quotedIdentifier(name)}: ${quotedString(type)}`).join(', ');
+}
+
+/** Refuses a landed page of a format this version does not read (a newer docs-etl landed it, or it is not a landed page). */
+export function checkLandedVersion(page: { v?: unknown }, path: string): void {
+  if (page.v !== LANDED_VERSION) throw new UnknownLandedVersionError(path, page.v, LANDED_VERSION);
 }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { messageOf } from '../../core/errors.js';
-import { metaOf, serializeLanded, type LandedMeta, type LandedPage } from './landed-page.js';
+import { checkLandedVersion, metaOf, serializeLanded, type LandedMeta, type LandedPage } from './landed-page.js';
 
 export interface Stream {
   projectId: string;
@@ -70,8 +70,10 @@ export class LandingZone {
     const out: LandedFile[] = [];
     for (const [i, path] of paths.entries()) {
       let meta: LandedMeta;
+      let parsed: LandedPage;
       try {
-        meta = metaOf(JSON.parse(readFileSync(path, 'utf8')) as LandedPage);
+        parsed = JSON.parse(readFileSync(path, 'utf8')) as LandedPage;
+        meta = metaOf(parsed);
         if (typeof meta.project_id !== 'string' || typeof meta.seq !== 'number') throw new Error('not a landed page');
       } catch (err) {
         const rest = paths.slice(i);
@@ -79,6 +81,9 @@ export class LandingZone {
         this.onUnreadable?.({ path, reason: messageOf(err).split('\n')[0]!.slice(0, 200), dropped: rest.length });
         break;
       }
+      // A page that parses but is of another format version stops the run (not dropped: a newer
+      // docs-etl may still merge it).
+      checkLandedVersion(parsed, path);
       out.push({ path, meta });
     }
     return out;
@@ -102,9 +107,9 @@ export class LandingZone {
   }
 
   /** Kept pages of a stream, oldest first, with their text (for rebuild). */
-  *kept(s: Stream): Generator<{ seq: number; text: string }> {
+  *kept(s: Stream): Generator<{ seq: number; text: string; path: string }> {
     for (const path of this.files(this.streamDir(s, true), '.json.gz')) {
-      yield { seq: seqOf(path), text: gunzipSync(readFileSync(path)).toString('utf8') };
+      yield { seq: seqOf(path), text: gunzipSync(readFileSync(path)).toString('utf8'), path };
     }
   }
 

@@ -1,7 +1,7 @@
 // The coverage map and the window read log in the warehouse (tables `coverage`, `sync_windows`).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CoverageInterval } from '../../core/intervals.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,10 +4,11 @@
 // windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
+import { landedColumns } from '../land/landed-page.js';
 import type { LandedFile } from '../land/landing-zone.js';
 import type { PipelineDefinition, ReplaceDay } from '../pipeline/definition.js';
 import { replaceDaySql } from '../pipeline/replace-day-sql.js';
@@ -15,9 +16,9 @@ import { duckdbType } from '../pipeline/json-structure.js';
 import { settleAges, type RereadStage } from '../plan/reread-schedule.js';
 import { readCoverage, writeCoverage } from './coverage-store.js';
 import { keepOneReadPerKey } from './one-read-per-key.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';
-import { inTransaction } from './warehouse.js';
+import { inTransaction } from '../../warehouse/warehouse.js';
 
 export interface MergeGroup {
   pipeline: PipelineDefinition;
@@ -94,7 +95,7 @@ export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Dat
 }
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
-  const now = literal(opts.now.toISOString());
+  const now = quotedString(opts.now.toISOString());
   const partial = g.files.filter((f) => f.meta.quarantined > 0);
   for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
@@ -103,7 +104,7 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   const col = g.pipeline.time.column;
   const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
-  const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${literal(String(v))} AS TIMESTAMPTZ)`);
+  const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${quotedString(String(v))} AS TIMESTAMPTZ)`);
   const merge = g.pipeline.load.merge;
   if (!Array.isArray(merge)) {
     for (const sql of replaceDaySql(g.pipeline, merge as ReplaceDay)) await conn.run(sql, sql.includes('$now') ? { now: opts.now.toISOString() } : undefined);
@@ -224,26 +225,26 @@ async function advanceStream(
  */
 function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
   const rec = duckdbType(p.record);
-  const meta = `project_id: 'VARCHAR', run_id: 'VARCHAR', seq: 'UBIGINT', "window": 'STRUCT(id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, "key" VARCHAR)', ` +
-    `next: 'STRUCT(truncated BOOLEAN)', x: 'JSON[]'`;
+  const META = ['project_id', 'run_id', 'seq', 'window', 'next', 'x'] as const;
+  const meta = landedColumns(META);
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
        "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
   const read = (list: readonly LandedFile[], columns: string) =>
-    `read_json([${list.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
+    `read_json([${list.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
   const partial = files.filter((f) => f.meta.quarantined > 0);
   const bodyRecs = p.recordsField === null
     ? { type: rec, expr: '[body]' }
-    : { type: `STRUCT(${quote(p.recordsField)} ${rec}[])`, expr: `body.${quote(p.recordsField)}` };
+    : { type: `STRUCT(${quotedIdentifier(p.recordsField)} ${rec}[])`, expr: `body.${quotedIdentifier(p.recordsField)}` };
   // `pos`: each record's position in the page as served, 1-based; on a page with invalid records
   // the valid ones keep theirs (the invalid ones' positions are skipped), so an order the API gives
   // by position (the searches ranking) stays the API's.
   const parts = [
     ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
-      FROM ${read(whole, `${meta}, body: ${literal(bodyRecs.type)}`)}`] : []),
+      FROM ${read(whole, landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
     ...(partial.length ? [`SELECT ${cols}, valid AS recs,
         [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
-      FROM ${read(partial, `${meta}, invalid: 'STRUCT(i INTEGER)[]', valid: ${literal(`${rec}[]`)}`)}`] : []),
+      FROM ${read(partial, landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
@@ -251,7 +252,7 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';
   out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
-    SELECT ${cols.replace(', x', '')}${page} FROM ${read(files, p.page ? `${meta}, body: ${literal(duckdbType(p.page))}` : meta)}`);
+    SELECT ${cols.replace(', x', '')}${page} FROM ${read(files, p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
   return out;
 }
 
@@ -262,12 +263,10 @@ function invalidSql(partial: readonly LandedFile[]): string {
       NULL::STRUCT(i INTEGER, error VARCHAR, raw JSON) AS q WHERE false`;
   }
   return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT project_id, run_id, unnest(invalid) AS q
-    FROM read_json([${partial.map((f) => literal(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(partial)},
-                   columns = {project_id: 'VARCHAR', run_id: 'VARCHAR', invalid: 'STRUCT(i INTEGER, error VARCHAR, raw JSON)[]'})`;
+    FROM read_json([${partial.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(partial)},
+                   columns = {${landedColumns(['project_id', 'run_id', 'invalid'])}})`;
 }
 
-const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
 const sum = (a: RunCounts, b: RunCounts): RunCounts => ({
   pages: a.pages + b.pages, requests: a.requests + b.requests, rows: a.rows + b.rows, quarantined: a.quarantined + b.quarantined,
 });

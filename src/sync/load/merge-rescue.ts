@@ -26,7 +26,7 @@ import { writeDurably, type LandedFile } from '../land/landing-zone.js';
 import { refuseShape } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { probeGroup } from './merge-batch.js';
-import type { Writer } from './writer.js';
+import type { Writer } from '../../warehouse/writer.js';
 
 export interface RescueDeps {
   writer: Writer;
@@ -65,7 +65,7 @@ export async function repairPage(
   let split: { page: LandedPage; body: string };
   let body: unknown;
   try {
-    split = splitLanded(text);
+    split = splitLanded(text, file.path);
     body = JSON.parse(split.body) as unknown;
   } catch (err) {
     deps.logger.error({ ...log, err: messageOf(err) }, 'landed page cannot be repaired: it does not parse');

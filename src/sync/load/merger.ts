@@ -13,11 +13,11 @@ import { streamKey, type PipelineDefinition } from '../pipeline/definition.js';
 import type { RereadStage } from '../plan/reread-schedule.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
-import { stepMemoryLimit, withMemoryLimit } from './memory-pool.js';
-import { isOutOfMemory, outOfMemoryLine } from './out-of-memory.js';
+import { stepMemoryLimit, withMemoryLimit } from '../../warehouse/memory-pool.js';
+import { isOutOfMemory, outOfMemoryLine } from '../../warehouse/out-of-memory.js';
 
 import { readSyncState, type StreamState } from './sync-state.js';
-import type { Writer } from './writer.js';
+import type { Writer } from '../../warehouse/writer.js';
 
 export interface MergerDeps {
   writer: Writer;

@@ -6,12 +6,11 @@
 // with the key's columns, `seq` (the page's sequence in its stream) and `ord` (the record's
 // position in its page), and optionally `reject` (set on records DuckDB refused: they compete for
 // nothing, quarantine takes them).
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import { FatalError } from '../../core/errors.js';
 import type { PipelineDefinition, TieBreak } from '../pipeline/definition.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
-const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** ORDER BY of each tie-break: the row ranked first is kept. */
 const ORDER: Record<TieBreak, string> = {
@@ -25,7 +24,7 @@ const ORDER: Record<TieBreak, string> = {
 export function oneReadPerKeySql(key: readonly string[], tieBreak: TieBreak, opts: { rejects: boolean }): string {
   if (!key.length) throw new FatalError('a pipeline key needs at least one column');
   return sqlFile('load/one-read-per-key.sql')
-    .replaceAll('{key}', () => key.map(quote).join(', '))
+    .replaceAll('{key}', () => key.map(quotedIdentifier).join(', '))
     .replaceAll('{order}', () => ORDER[tieBreak])
     .replaceAll('{where}', () => (opts.rejects ? 'reject IS NULL' : 'true'));
 }

@@ -4,7 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FatalError } from '../../core/errors.js';
 import { DEFAULT_TIME_ZONE } from '../../core/time-zone.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 export interface ProjectZone {
   projectId: string;

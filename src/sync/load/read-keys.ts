@@ -2,7 +2,7 @@
 // warehouse with `$project_id`, returning a column `key` (NULLs and repeats dropped, order kept).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PipelineDefinition } from '../pipeline/definition.js';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 export async function readKeys(conn: DuckDBConnection, p: PipelineDefinition, projectId: string): Promise<string[] | null> {
   if (!p.keys) return null;

@@ -1,7 +1,7 @@
 // One sync_runs row per run of a stream: 'running' at start, its outcome at the end; the merge adds
 // each batch's pages, rows and quarantined records to it.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlFile } from './sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'budget_exhausted' | 'stopped' | 'interrupted';
 

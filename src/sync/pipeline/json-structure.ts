@@ -1,6 +1,7 @@
 // The DuckDB type a zod record contract reads as: the one field list. The loader reads landed
 // records with DuckDB's JSON reader using this structure, so a field added to the contract is
 // read without editing SQL, and a field the SQL maps but the contract lacks fails a test.
+import { quotedIdentifier } from '@duckdb/node-api';
 import type { ZodType } from 'zod';
 
 interface Def {
@@ -28,7 +29,7 @@ export function duckdbType(schema: ZodType): string {
     case 'pipe':
       return duckdbType(d.in!);
     case 'object':
-      return `STRUCT(${Object.entries(d.shape!).map(([k, v]) => `${quoteIdent(k)} ${duckdbType(v)}`).join(', ')})`;
+      return `STRUCT(${Object.entries(d.shape!).map(([k, v]) => `${quotedIdentifier(k)} ${duckdbType(v)}`).join(', ')})`;
     case 'array':
       return `${duckdbType(d.element!)}[]`;
     case 'string':
@@ -59,6 +60,3 @@ export function fieldsOf(schema: ZodType): string[] {
   throw new Error(`a record contract must be a zod object, got ${d.type}`);
 }
 
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}

@@ -2,7 +2,7 @@
 // (a pipeline's `lake`, the run history, the static export). The exporter (src/outputs/lake) reads these
 // declarations and knows no table by name: a pipeline added later reaches the lake by declaring
 // its tables here. The lake layout of a declared table is a public interface (docs/lake.md).
-import { sqlFile } from '../load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 
 /** How a table's rows are split into files. */
 export type LakeLayout =

@@ -9,7 +9,7 @@
 import { copyFileSync, constants } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlFolder } from '../load/sql-files.js';
+import { sqlFolder } from '../../warehouse/sql-files.js';
 import { CATALOG_ALIAS, MANIFEST_SCHEMA, MANIFEST_TABLE, ident, literal, parquetViewSql, type Column } from './catalog.js';
 
 /** Bump when writeCatalog's output changes shape: a catalog of another key is written anew. */

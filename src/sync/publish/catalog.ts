@@ -9,7 +9,7 @@
 // DuckDB cannot bind a file path or an attached database name as a parameter, so those (our own
 // paths and identifiers, never user values) are quoted literals; row values are never spliced.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlFile, sqlFolder } from '../load/sql-files.js';
+import { sqlFile, sqlFolder } from '../../warehouse/sql-files.js';
 
 export interface Column {
   name: string;

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FatalError } from '../../core/errors.js';
-import { openWarehouse, type Warehouse } from '../load/warehouse.js';
-import { headerProblem } from '../load/warehouse-header.js';
-import { writerLockHolder } from '../load/writer-lock.js';
+import { openWarehouse, type Warehouse } from '../../warehouse/warehouse.js';
+import { headerProblem } from '../../warehouse/warehouse-header.js';
+import { writerLockHolder } from '../../warehouse/writer-lock.js';
 import { defaultReadPath } from './snapshot.js';
 
 export interface ReaderTarget {

@@ -11,8 +11,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { headerProblem } from '../load/warehouse-header.js';
-import { commandLineOf } from '../load/writer-lock.js';
+import { headerProblem } from '../../warehouse/warehouse-header.js';
+import { commandLineOf } from '../../warehouse/writer-lock.js';
 import { readCatalogManifest } from './catalog.js';
 import { parseManifest, type SurfaceManifest } from './surface-manifest.js';
 

@@ -31,7 +31,7 @@ import { surfacePartitionedTables } from './surface-tables.js';
 import { publishNativeTables } from './surface-native.js';
 import { readableTables } from './writer-only-tables.js';
 import { catalogKey, changedViews, updateCatalog } from './catalog-update.js';
-import { sqlFolder } from '../load/sql-files.js';
+import { sqlFolder } from '../../warehouse/sql-files.js';
 
 export const READ_SURFACES = ['catalog', 'copy'] as const;
 export type ReadSurface = (typeof READ_SURFACES)[number];

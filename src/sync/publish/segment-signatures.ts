@@ -5,7 +5,7 @@
 // (src/outputs/lake/signatures.ts); the read surface keeps day signatures because it groups days into
 // segments (closed months) and recomputes only the days a run touched.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlFile } from '../load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { fileCheck } from '../../outputs/lake/export-plan.js';
 
 export interface PartitionSignature {

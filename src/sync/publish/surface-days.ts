@@ -10,9 +10,9 @@
 // recomputes every day: any such difference lasts at most until then.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readPartitionSignatures, type PartitionSignature } from './segment-signatures.js';
-import { sqlFile } from '../load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { segmentRange } from './surface-plan.js';
-import { withScanMemory } from '../load/scan-memory.js';
+import { withScanMemory } from '../../warehouse/scan-memory.js';
 
 /** Turns stamped this much before the watermark are treated as touched too (a clock stepped back). */
 export const WATERMARK_MARGIN_MS = 2_000;
@@ -25,7 +25,7 @@ export interface DayState {
   fullDay: string | null;
 }
 
-/** Read under the small pool of bookkeeping scans (src/sync/load/scan-memory.ts). */
+/** Read under the small pool of bookkeeping scans (src/warehouse/scan-memory.ts). */
 export function readDaySignatures(
   conn: DuckDBConnection, previous: DayState | null, full: boolean, now: Date,
 ): Promise<DayState & { recomputed: 'all' | 'none' | { from: string; to: string } }> {

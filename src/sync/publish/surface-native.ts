@@ -13,11 +13,11 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile } from '../../core/atomic-file.js';
 import { tempName } from '../../outputs/lake/lake-layout.js';
-import { sqlFile } from '../load/sql-files.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { ident, type Column } from './catalog.js';
 import { surfacePath } from './surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from './surface-tables.js';
-import { withScanMemory } from '../load/scan-memory.js';
+import { withScanMemory } from '../../warehouse/scan-memory.js';
 
 export interface NativeEntry {
   table: string;

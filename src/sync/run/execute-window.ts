@@ -10,6 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import { readWindow, START, type ExtractedPage, type Position } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
+import { LANDED_VERSION } from '../land/landed-page.js';
 import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -105,7 +106,7 @@ function land(deps: WindowDeps, t: WindowTask, id: string, page: ExtractedPage, 
     deps.logger.warn({ projectId: t.projectId, pipeline: t.pipeline.name, count: v.invalid.length, first: v.invalid[0]!.error }, 'records quarantined');
   }
   const file = deps.zone.land({
-    v: 1,
+    v: LANDED_VERSION,
     project_id: t.projectId,
     pipeline: t.pipeline.name,
     organization: t.organization,

@@ -11,9 +11,9 @@ import { splitLanded } from '../land/landed-page.js';
 import { LandingZone, type LandedFile, type Stream } from '../land/landing-zone.js';
 import { readCoverage, writeCoverage } from '../load/coverage-store.js';
 import { mergeBatch } from '../load/merge-batch.js';
-import { inTransaction, openWarehouse } from '../load/warehouse.js';
-import { Writer } from '../load/writer.js';
-import { acquireWriterLock } from '../load/writer-lock.js';
+import { inTransaction, openWarehouse } from '../../warehouse/warehouse.js';
+import { Writer } from '../../warehouse/writer.js';
+import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
@@ -82,7 +82,7 @@ export async function runRebuild(
         replay.release(files, false);
       };
       for (const kept of zone.kept(s)) {
-        const { page, body } = splitLanded(kept.text);
+        const { page, body } = splitLanded(kept.text, kept.path);
         const { invalid: _i, x: _x, valid: _v, ...meta } = page;
         if (page.repaired || page.stripped) {
           // A page repaired at merge (merge-rescue.ts) or landed with invalid records

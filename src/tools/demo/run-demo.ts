@@ -6,8 +6,8 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { keyFingerprint } from '../../core/secrets.js';
 import { defaultSyncConfig } from '../../config/sync-config.js';
-import { formatRunLine, formatTable } from '../../cli/format.js';
-import { sqlFile } from '../../sync/load/sql-files.js';
+import type { ProjectRunSummary } from '../../sync/run/summary.js';
+import { sqlFile } from '../../warehouse/sql-files.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { writeReport } from '../../outputs/report/write-report.js';
 import { runSync } from '../../sync/run/sync.js';
@@ -23,6 +23,8 @@ export interface DemoOptions {
   logger: Logger;
   clock?: Clock;
   signal?: AbortSignal;
+  /** How the CLI prints a project's run and a table (the demo prints what the commands would). */
+  format: { runLine(run: ProjectRunSummary): string; table(rows: Record<string, unknown>[]): string };
 }
 
 export async function runDemo(opts: DemoOptions): Promise<number> {
@@ -44,7 +46,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       const t = clock.now().getTime();
       const r = await runSync({ clock, logger: opts.logger, signal: opts.signal }, cfg, PIPELINES);
       say(`\n${label}, ${clock.now().getTime() - t} ms`);
-      for (const run of r.runs) say(`  ${formatRunLine(run)}`);
+      for (const run of r.runs) say(`  ${opts.format.runLine(run)}`);
       code = r.exitCode;
       if (code !== 0) return code;
       await clock.sleep(1500, opts.signal);
@@ -54,13 +56,13 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       const q = async (file: string) =>
         (await wh.conn.runAndReadAll(sqlFile(file), { project_id: DEMO_PROJECT_ID })).getRowObjectsJS() as Record<string, unknown>[];
       say('\nunanswered rate, last 7 days in UTC (view daily_unanswered_rate)');
-      say(formatTable(await q('demo/daily.sql')));
+      say(opts.format.table(await q('demo/daily.sql')));
       say('\nby category (view category_breakdown)');
-      say(formatTable(await q('demo/categories.sql')));
+      say(opts.format.table(await q('demo/categories.sql')));
       say('\ntop unanswered questions: the documentation gaps (view top_unanswered_questions)');
-      say(formatTable(await q('demo/top-unanswered.sql')));
+      say(opts.format.table(await q('demo/top-unanswered.sql')));
       say('\npages to improve: unanswered turns, thumbs down and traffic per page (view page_gaps)');
-      say(formatTable(await q('demo/page-gaps.sql')));
+      say(opts.format.table(await q('demo/page-gaps.sql')));
       say(pageGapsCaveat((await q('demo/page-gaps-coverage.sql'))[0]));
       // The demo's snapshot sits beside its warehouse (demo-files.ts), not where `query` looks by
       // default (read/ beside the warehouse): the command names it, so it runs as printed.

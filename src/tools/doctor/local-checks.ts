@@ -9,8 +9,8 @@ import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { FatalError, messageOf } from '../../core/errors.js';
 import { MEMORY_ENV, MEMORY_NODE_COMMAND, MEMORY_SETTINGS, memorySettingsOn } from '../../core/node-flags.js';
-import { openWarehouse, probeWriteLock } from '../../sync/load/warehouse.js';
-import { writerLockHolder } from '../../sync/load/writer-lock.js';
+import { openWarehouse, probeWriteLock } from '../../warehouse/warehouse.js';
+import { writerLockHolder } from '../../warehouse/writer-lock.js';
 import { defaultReadPath } from '../../sync/publish/snapshot.js';
 import { fail, ok, warn, type CheckResult } from './check.js';
 

@@ -32,8 +32,6 @@ export function analyticsRoute(subPath: string): Handler | null {
   return (c) => serveThread(c, threadId ?? m[1]!);
 }
 
-export const ANALYTICS_PATHS = [...Object.keys(ROUTES), '/assistant/threads/{threadId}'];
-
 export function safeDecode(s: string): string | null {
   try {
     return decodeURIComponent(s);

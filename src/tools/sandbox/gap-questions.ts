@@ -243,9 +243,6 @@ export function questionForm(rng: Rng): string {
   return capitalize(pick(rng, t.forms).replace('{v}', pick(rng, t.verbs)).replace('{n}', pick(rng, t.nouns)));
 }
 
-/** Topic ids of the sandbox's gaps, most asked first. */
-export const GAP_TOPICS: readonly string[] = TOPICS.map((t) => t.id);
-
 /**
  * An unanswered question: a topic by weight, a language (English 70%, else German, French or
  * Spanish when the topic has them), then one of its variants, all from `rng`.

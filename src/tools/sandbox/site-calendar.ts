@@ -41,10 +41,6 @@ export function dayKind(seed: number, projectId: string, day: number): DayKind {
   return day === release ? 'release' : day === release + 1 ? 'follow-up' : 'ordinary';
 }
 
-export function isReleaseDay(seed: number, projectId: string, day: number): boolean {
-  return dayKind(seed, projectId, day) === 'release';
-}
-
 /** A day's activity relative to an ordinary weekday: weekends 0.55, times the stream's boost. */
 export function dayFactor(seed: number, projectId: string, day: number, boosts: Boosts): number {
   const w = weekday(day);

@@ -8,7 +8,7 @@
 // error): one that runs out of memory under the smaller pool runs once more at the limit put back,
 // so the smaller pool never makes a step fail that the configured limit lets through.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { memorySizeBytes } from '../../core/memory-size.js';
+import { memorySizeBytes } from '../core/memory-size.js';
 import { isOutOfMemory } from './out-of-memory.js';
 
 /** Steps never run under less than this (a merge batch of 1,000-turn pages needs more than 48MB). */

@@ -1,7 +1,7 @@
 // SQL lives in sql/ as .sql files; this reads them (once per process) by relative name.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SQL_DIR } from '../../core/paths.js';
+import { SQL_DIR } from '../core/paths.js';
 
 const cache = new Map<string, string>();
 

@@ -3,10 +3,10 @@
 // program; this one lets the message tell a second docs-etl sync from a notebook or a BI tool
 // holding the file (issue 11). A lock left by a process that died (or whose PID was reused, as PID 1
 // is in a container after a restart) is taken over.
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { readFileSync } from 'node:fs';
-import { FatalError, messageOf } from '../../core/errors.js';
-import { currentOwner, ownerAlive, readLockFile, takeLockFile, type Owner } from '../../core/owner-lock.js';
+import { FatalError, messageOf } from '../core/errors.js';
+import { currentOwner, ownerAlive, readLockFile, takeLockFile, type Owner } from '../core/owner-lock.js';
 
 /** The lock file's format (read by older and newer versions alike: names kept). */
 interface LockInfo {

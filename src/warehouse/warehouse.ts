@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { FatalError, messageOf } from '../../core/errors.js';
+import { FatalError, messageOf } from '../core/errors.js';
 import { sqlFolder } from './sql-files.js';
 import { commandLineOf, writerLockHolder } from './writer-lock.js';
 

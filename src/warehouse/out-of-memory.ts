@@ -3,7 +3,7 @@
 // bad record (no repair, no quarantine) nor worth retrying at the same limit, so the run stops with
 // one line naming the setting to raise; what was merged stays committed, the pages that were not
 // stay landed, and the next run (with a larger limit) continues from there (docs/performance.md).
-import { FatalError, messageOf } from '../../core/errors.js';
+import { FatalError, messageOf } from '../core/errors.js';
 
 const OUT_OF_MEMORY = /Out of Memory Error/i;
 
