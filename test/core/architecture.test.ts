@@ -3,7 +3,8 @@
 // other import fails with the file and what it imports. Types count: a type import couples as much.
 // The rules, in words:
 // - core is the leaf; contracts (the API's shapes) and warehouse (the DuckDB file, its SQL, the
-//   writer lock and memory pools) stand on core only.
+//   writer lock and memory pools) stand on core only; parquet (the one partition writer of the read
+//   surface and the lake) on warehouse.
 // - sync/pipeline (what a pipeline is) and sync/plan (pure decisions) are the sync's shared
 //   declarations: every stage may read them, and they read nothing of the stages.
 // - A stage (api, extract, normalize, land, load, publish) imports no other stage and no output:
@@ -19,7 +20,7 @@ import { readImportGraph, type ImportGraph } from '../helpers/import-graph.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 const DECLARATIONS = ['sync/pipeline', 'sync/plan'];
-const BASE = ['core', 'contracts', 'warehouse', ...DECLARATIONS];
+const BASE = ['core', 'contracts', 'warehouse', 'parquet', ...DECLARATIONS];
 const STAGES = ['sync/api', 'sync/extract', 'sync/normalize', 'sync/land', 'sync/load', 'sync/publish'];
 const OUTPUTS = ['outputs/alerts', 'outputs/lake', 'outputs/metrics', 'outputs/query', 'outputs/report', 'outputs/status', 'outputs/topics'];
 const OUTPUT_DEPS = [...BASE, 'pipelines', 'sync/publish'];
@@ -29,13 +30,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: [],
   contracts: ['core'],
   warehouse: ['core'],
-  'sync/pipeline': ['core', 'contracts', 'sync/plan'],
+  parquet: ['core', 'warehouse'],
+  'sync/pipeline': ['core', 'contracts', 'warehouse', 'sync/plan'],
   'sync/plan': ['core', 'sync/pipeline'],
   ...Object.fromEntries(STAGES.map((s) => [s, BASE])),
   'sync/run': [...BASE, ...STAGES, 'config', 'pipelines', 'outputs/topics'],
   config: [...BASE, ...STAGES, ...OUTPUTS],
   pipelines: ['core', 'contracts', ...DECLARATIONS],
   ...Object.fromEntries(OUTPUTS.map((o) => [o, OUTPUT_DEPS])),
+  'outputs/status': [...OUTPUT_DEPS, 'config'],
   'outputs/alerts': [...OUTPUT_DEPS, 'config', 'outputs/metrics', 'outputs/status', 'sync/run'],
   'outputs/metrics': [...OUTPUT_DEPS, 'config', 'outputs/status', 'sync/run'],
   'static-export': [...BASE, 'sync/api', 'sync/publish'],

@@ -141,7 +141,7 @@ describe('docs-etl query', () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe('x,n,z\r\n"a,b",2,\r\n"say ""hi""",3,é\r\n');
     const json = await runCli(['query', '--warehouse', warehouse(), '--format', 'json', sql], env());
-    expect(JSON.parse(json.stdout)).toEqual([{ x: 'a,b', n: '2', z: null }, { x: 'say "hi"', n: '3', z: 'é' }]);
+    expect(JSON.parse(json.stdout)).toEqual([{ x: 'a,b', n: 2, z: null }, { x: 'say "hi"', n: 3, z: 'é' }]);
     const table = await runCli(['query', '--warehouse', warehouse(), '--format', 'table', "SELECT project_id, count(*) AS turns FROM conversations WHERE project_id = 'demo' GROUP BY 1"], env());
     expect(table.stdout.split('\n').slice(0, 3)).toEqual(['project_id  turns', '----------  -----', `demo        ${sb.truth('demo').length}`]);
   });

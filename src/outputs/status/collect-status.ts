@@ -15,7 +15,7 @@ import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status
 import { newestRecordMs } from './newest-record.js';
 import { orgBackfill, type OrgBackfill, type StreamCost } from './backfill-estimate.js';
 import { readHistoryProbe, turnsBetween } from '../../sync/load/history-probes.js';
-import { PROBED_PIPELINE } from '../../sync/plan/history-probe.js';
+import { PROBED_PIPELINE } from '../../sync/plan/history-start.js';
 import { DEFAULT_REREADS } from '../../sync/plan/reread-schedule.js';
 
 const DAY_MS = 86_400_000;
@@ -208,7 +208,7 @@ function keepUpWarnings(s: StreamStatus, d: number | null, size: number, cadence
 }
 
 /**
- * An all-history assistant stream's backfill left, from its probe (plan/history-probe.ts): the
+ * An all-history assistant stream's backfill left, from its probe (run/history-probe.ts): the
  * turns older than the probe, less those read since below it, in pages, plus a request per week
  * left (partial pages) and the final empty window. Null: not probed.
  */

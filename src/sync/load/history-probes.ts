@@ -1,5 +1,5 @@
 // The `history_probes` table (sql/migrations/0037-history-probes.sql): where a stream's history
-// starts and how many records lie before the coverage, as probed once (plan/history-probe.ts).
+// starts and how many records lie before the coverage, as probed once (run/history-probe.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface HistoryProbe {

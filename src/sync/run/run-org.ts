@@ -32,6 +32,8 @@ export interface OrgStream extends PlanStream {
   nextSeq: number;
   /** Its window parked after the API paged without end (plan/park-backoff.ts), if any. */
   parked?: Parked | null;
+  /** Requests this run's history probe sent before the plan (run/history-probe.ts): the run's too. */
+  probeRequests?: number;
 }
 
 export interface OrgRunDeps {
@@ -74,7 +76,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     const summary: ProjectRunSummary = {
       runId: ulid(deps.clock.now().getTime()), projectId: s.projectId, pipeline: s.pipeline.name, status: 'running', windows: [],
       deferred: deps.available ? 0 : plan.deferred.filter((d) => d.projectId === s.projectId && d.pipeline === s.pipeline.name).length,
-      pages: 0, requests: 0, upserted: 0, quarantined: 0, error: null,
+      pages: 0, requests: s.probeRequests ?? 0, upserted: 0, quarantined: 0, error: null,
     };
     summaries.set(streamKey(s.projectId, s.pipeline.name), summary);
     await deps.startRun(summary);

@@ -31,7 +31,7 @@ import { stepMemoryLimit, withMemoryLimit } from '../../warehouse/memory-pool.js
 import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
 import { createDeclaredTables } from '../pipeline/create-declared-tables.js';
-import { probeNewHistories } from '../plan/history-probe.js';
+import { probeNewHistories } from './history-probe.js';
 import { writeHistoryProbe } from '../load/history-probes.js';
 import { planOrganization } from '../plan/plan-organization.js';
 import { runOrg, type OrgStream } from './run-org.js';

@@ -7,10 +7,9 @@
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import { BEGINNING } from '../../core/window.js';
 import type { HistoryProbe } from '../load/history-probes.js';
+import { PROBED_PIPELINE } from '../plan/history-start.js';
 
 export const CALLER_STATS = '/v1/analytics/{projectId}/assistant/caller-stats';
-/** The one pipeline whose rows caller-stats counts. */
-export const PROBED_PIPELINE = 'assistant_conversations';
 const WEEK_MS = 7 * 86_400_000;
 /** Weeks searched back from the probe; older history is left to the planner's own steps. */
 const HORIZON_WEEKS = 64;
@@ -19,28 +18,29 @@ const HORIZON_WEEKS = 64;
  * Probes the history before `probeTo`. `historyStart` is the start of the oldest week (counted back
  * from probeTo) with a turn; BEGINNING when turns lie beyond the horizon; null when none at all.
  */
-export async function probeHistory(client: AnalyticsClient, projectId: string, probeTo: number, now: number, signal?: AbortSignal): Promise<HistoryProbe> {
-  let requests = 0;
+export async function probeHistory(client: AnalyticsClient, projectId: string, probeTo: number, now: number, signal?: AbortSignal,
+  tally: { requests: number } = { requests: 0 }): Promise<HistoryProbe> {
   const count = async (to: number): Promise<number> => {
     const r = await client.get(CALLER_STATS, projectId, { dateFrom: BEGINNING.toISOString(), dateTo: new Date(to).toISOString() }, { signal });
-    requests += r.requests;
+    tally.requests += r.requests;
     const total = (r.json as { total?: unknown } | null)?.total;
     if (typeof total !== 'number' || !Number.isFinite(total) || total < 0) throw new Error('caller-stats answered without a total');
     return total;
   };
   const rows = await count(probeTo);
-  if (rows === 0) return { rows, probeTo, historyStart: null, probedAt: now, requests };
+  const probe = (historyStart: number | null): HistoryProbe => ({ rows, probeTo, historyStart, probedAt: now, requests: tally.requests });
+  if (rows === 0) return probe(null);
   const bound = (k: number) => probeTo - k * WEEK_MS;
   // Invariant: turns before bound(lo); none before bound(hi) (unless hi is the horizon, checked first).
   let lo = 0;
   let hi = HORIZON_WEEKS;
-  if ((await count(bound(hi))) > 0) return { rows, probeTo, historyStart: BEGINNING.getTime(), probedAt: now, requests };
+  if ((await count(bound(hi))) > 0) return probe(BEGINNING.getTime());
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if ((await count(bound(mid))) > 0) lo = mid;
     else hi = mid;
   }
-  return { rows, probeTo, historyStart: bound(hi), probedAt: now, requests };
+  return probe(bound(hi));
 }
 
 export interface ProbeDeps {
@@ -57,10 +57,11 @@ const PROBE_REQUESTS = 9;
 /**
  * Probes each all-history assistant stream not probed yet and whose backfill is not known to be
  * done, when the budget has room now (a probe never waits for budget); a failed probe only warns
- * (the backfill finds the start by itself, as before). Sets `historyStart` on the streams probed.
+ * (the backfill finds the start by itself, as before). Sets `historyStart` on the streams probed,
+ * and `probeRequests`: what the probe sent, counted in the stream's run like its reads.
  */
 export async function probeNewHistories(
-  streams: readonly { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null }[],
+  streams: readonly { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null; probeRequests?: number }[],
   deps: ProbeDeps,
 ): Promise<void> {
   for (const s of streams) {
@@ -69,12 +70,15 @@ export async function probeNewHistories(
     if (bottom && (bottom.rows === 0 || bottom.from <= BEGINNING.getTime())) continue;
     await deps.budget.refresh();
     if (deps.budget.available(0) < PROBE_REQUESTS) continue;
+    const tally = { requests: 0 };
     try {
-      const p = await probeHistory(s.client, s.projectId, bottom?.from ?? deps.now(), deps.now(), deps.signal);
+      const p = await probeHistory(s.client, s.projectId, bottom?.from ?? deps.now(), deps.now(), deps.signal, tally);
       await deps.save(s.projectId, s.pipeline.name, p);
       s.historyStart = p.historyStart;
     } catch (err) {
       deps.warn(`${s.projectId}: probing where history starts failed (${err instanceof Error ? err.message : String(err)}); the backfill finds it by reading`);
+    } finally {
+      s.probeRequests = tally.requests;
     }
   }
 }
