@@ -8,7 +8,7 @@ import { EXIT, exitCodeFor, messageOf, UsageError } from '../core/errors.js';
 import { scrub, secretsOf } from '../core/secrets.js';
 import { serverText } from '../core/server-text.js';
 import type { CliContext } from './context.js';
-import { COMMANDS } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { acceptConfigFile, logLevelOf, showDurationDefaults } from './grammar.js';
 
 export interface MainOptions {
@@ -56,7 +56,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       writeErr: (s) => stderr.write(s),
       outputError: () => {},
     });
-  for (const register of COMMANDS) {
+  for (const register of await commandsFor(argv.slice(2))) {
     const cmd = register(ctx, (c) => { code = c; });
     // Subcommands (`lake ddl`) too: usage errors become one line and exit 2, never process.exit.
     for (const c of [cmd, ...cmd.commands]) c.exitOverride().configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s), outputError: () => {} });

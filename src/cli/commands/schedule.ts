@@ -20,8 +20,7 @@ import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
 
-/** The schedule without --cron or DOCS_ETL_CRON: nightly at 02:00 (status estimates at this cadence before runs show one). */
-export const DEFAULT_CRON = '0 2 * * *';
+import { DEFAULT_CRON } from '../../cron/default-cron.js';
 import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
 import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';

@@ -23,7 +23,7 @@ import { durationArg, intArg, rateLimitArg, rereadsArg } from '../options.js';
 import type { RereadStage } from '../../sync/plan/reread-schedule.js';
 import type { CommandFactory } from './index.js';
 import { cronCadenceS, estimatePhrase } from '../../outputs/status/backfill-estimate.js';
-import { DEFAULT_CRON } from './schedule.js';
+import { DEFAULT_CRON } from '../../cron/default-cron.js';
 
 interface StatusFlags {
   warehouse?: string;

@@ -18,7 +18,7 @@ import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { secretsOf } from '../../core/secrets.js';
 import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
-import { DEFAULT_CRON } from './schedule.js';
+import { DEFAULT_CRON } from '../../cron/default-cron.js';
 import { backfillStatus, basisLines } from '../../outputs/status/backfill-basis.js';
 import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
