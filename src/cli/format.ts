@@ -43,6 +43,19 @@ export function formatRunNote(r: ProjectRunSummary): string {
   return r.error ? `${head}: ${r.error}` : head;
 }
 
+/**
+ * A run's notes, one per stream, an error shared by several streams said once after them (an
+ * organization's budget stop ends all its streams with one sentence: the line says it once, with
+ * how many streams it stopped, not once per stream).
+ */
+export function formatRunNotes(runs: readonly ProjectRunSummary[]): string[] {
+  const shared = new Map<string, number>();
+  for (const r of runs) if (r.error) shared.set(r.error, (shared.get(r.error) ?? 0) + 1);
+  const notes = runs.map((r) => (r.error && shared.get(r.error)! > 1 ? formatRunNote({ ...r, error: null }) : formatRunNote(r)));
+  for (const [error, streams] of shared) if (streams > 1) notes.push(`${error} (${streams} streams)`);
+  return notes;
+}
+
 const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A plain text table (for views and status). Long text is cut at 60 characters, a cell with a time never. */

@@ -24,8 +24,16 @@ export interface SchedulerOptions {
   signal: AbortSignal;
   /** The run times of RunEvent (default: the system clock); the ticks themselves are node-cron's. */
   clock?: Clock;
+  /** Called once the ticks are set, before any run: each job and its first tick. */
+  onStart?: (jobs: PlannedJob[]) => void;
   /** Called after each run (the command's line per run, tests). `nextRun`: the job's next tick. */
   onRun?: (e: RunEvent) => void;
+}
+
+export interface PlannedJob {
+  job: string;
+  cron: string;
+  nextRun: Date | null;
 }
 
 export interface RunEvent {
@@ -91,7 +99,9 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
     createTask(job.cron, () => fire(job, 'tick'), { timezone: opts.timezone, name: job.name, logger: cronLogger }),
   );
   for (const t of tasks) await t.start();
-  logger.info({ jobs: opts.jobs.map((j) => ({ name: j.name, cron: j.cron, next: tasks[opts.jobs.indexOf(j)]?.getNextRun() })) }, 'scheduler started');
+  const planned = opts.jobs.map((j, i) => ({ job: j.name, cron: j.cron, nextRun: tasks[i]?.getNextRun() ?? null }));
+  logger.info({ jobs: planned.map((p) => ({ name: p.job, cron: p.cron, next: p.nextRun })) }, 'scheduler started');
+  opts.onStart?.(planned);
   if (opts.runNow && opts.jobs[0]) fire(opts.jobs[0], 'run-now');
 
   await new Promise<void>((resolve) => {

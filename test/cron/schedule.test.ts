@@ -63,10 +63,12 @@ describe('docs-etl schedule', () => {
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
     // Each tick also brought the Parquet lake up to date.
     expect(r.stdout).toMatch(/lake .*partition\(s\) written/);
-    // stdout: one line per run, with its start, result (each project's and the lake's) and next run, times in ISO 8601.
-    const lines = r.stdout.trim().split('\n');
+    // stdout: the start line (the cron, its zone and the first tick, said before any run ends), then
+    // one line per run, with its start, result (each project's and the lake's) and next run, times in ISO 8601.
+    const [start, ...lines] = r.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(3);
     const iso = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+    expect(start).toMatch(new RegExp(`^${iso} schedule started: sync on "\\* \\* \\* \\* \\* \\*" \\(.+\\), next run ${iso}$`));
     for (const line of lines) {
       expect(line).toMatch(new RegExp(`^${iso} sync finished in \\S+ \\(demo/assistant_conversations (succeeded|stopped), [\\d,]+ pages, [\\d,]+ turns(; lake .*)?\\); next run ${iso}$`));
     }

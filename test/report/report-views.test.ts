@@ -13,7 +13,7 @@ beforeAll(async () => {
   warehouse = join(tmp.dir, 'w.duckdb');
   await syncedWarehouse(warehouse, 2500, 5);
   await addHostileTurns(warehouse);
-}, 30_000);
+}, 90_000);
 afterAll(() => tmp.cleanup());
 
 async function count(sql: string): Promise<number> {

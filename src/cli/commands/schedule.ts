@@ -13,9 +13,9 @@ import { checkOneZone, writeProjectReports } from '../../outputs/report/project-
 import { runSync } from '../../sync/run/sync.js';
 import { runStaticExport } from '../../static-export/run.js';
 import { DEFAULT_EXPORTS_DIR, summary as staticExportSummary } from './static-export.js';
-import { checkCron, checkTimezone, runScheduler, type RunEvent, type ScheduledJob } from '../../cron/scheduler.js';
+import { checkCron, checkTimezone, runScheduler, type PlannedJob, type RunEvent, type ScheduledJob } from '../../cron/scheduler.js';
 import { formatDuration } from '../../core/duration.js';
-import { formatRunNote } from '../format.js';
+import { formatRunNotes } from '../format.js';
 import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
 import type { CommandFactory } from './index.js';
@@ -76,7 +76,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
             notes.push(messageOf(err));
             throw err;
           });
-          notes.push(...r.runs.map(formatRunNote));
+          notes.push(...formatRunNotes(r.runs));
           // The lake follows the warehouse after every tick that got data in (budget stops included).
           if (cfg.lake && r.exitCode !== 1 && !signal.aborted) {
             const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal }, { ...cfg, lake: cfg.lake }).catch((err: unknown) => {
@@ -142,6 +142,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       try {
         await runScheduler({
           jobs, timezone: flags.timezone, runNow: flags.runNow, logger: ctx.logger, signal: ctx.signal,
+          onStart: (planned) => ctx.stdout.write(`${startLine(systemClock.now(), planned, flags.timezone, flags.runNow === true)}\n`),
           onRun: (e) => ctx.stdout.write(`${runLine(e, notes)}\n`),
         });
       } finally {
@@ -156,6 +157,13 @@ export function runLine(e: RunEvent, notes: readonly string[]): string {
   const detail = notes.length ? ` (${notes.join('; ')})` : '';
   const next = e.nextRun ? e.nextRun.toISOString() : 'none';
   return `${e.startedAt.toISOString()} ${e.job} ${result} in ${formatDuration(e.finishedAt.getTime() - e.startedAt.getTime())}${detail}; next run ${next}`;
+}
+
+/** `2026-11-05T01:00:00.000Z schedule started: sync on "0 2 * * *" (UTC), next run 2026-11-05T02:00:00.000Z`: said at once, before any run ends. */
+export function startLine(now: Date, planned: readonly PlannedJob[], timezone: string | undefined, runNow: boolean): string {
+  const zone = timezone ?? `${Intl.DateTimeFormat().resolvedOptions().timeZone}, the system zone`;
+  const jobs = planned.map((j) => `${j.job} on "${j.cron}" (${zone}), next run ${j.nextRun ? j.nextRun.toISOString() : 'none'}`);
+  return `${now.toISOString()} schedule started: ${jobs.join('; ')}${runNow && planned[0] ? `; running ${planned[0].job} now` : ''}`;
 }
 
 /** Cron times without --timezone follow the machine's zone (node-cron); say so when that is not UTC. */

@@ -5,6 +5,7 @@
 // oldest week with a turn. Done once per stream (history older than the probe does not move); the
 // planner reads nothing older than that week as weeks, and `status` estimates from the count.
 import type { AnalyticsClient } from '../api/analytics-client.js';
+import { ApiUnreachableError, FatalError } from '../../core/errors.js';
 import { BEGINNING } from '../../core/window.js';
 import type { HistoryProbe } from '../load/history-probes.js';
 import { PROBED_PIPELINE } from '../plan/history-start.js';
@@ -52,7 +53,18 @@ export interface ProbeDeps {
 }
 
 /** Requests a probe may take at most (1 + the search's log2 of the horizon + one): left for reads otherwise. */
-const PROBE_REQUESTS = 9;
+export const PROBE_REQUESTS = 9;
+
+type ProbedStream = { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null; probeRequests?: number; probeFailure?: FatalError };
+
+const bottomOf = (s: ProbedStream) => (s.coverage.length ? s.coverage.reduce((a, b) => (b.from < a.from ? b : a)) : null);
+
+/** An all-history assistant stream not probed yet whose stored history does not reach its beginning. */
+export function needsProbe(s: ProbedStream): boolean {
+  if (s.pipeline.name !== PROBED_PIPELINE || s.from !== null || s.historyStart !== undefined) return false;
+  const bottom = bottomOf(s);
+  return !(bottom && (bottom.rows === 0 || bottom.from <= BEGINNING.getTime()));
+}
 
 /**
  * Probes each all-history assistant stream not probed yet and whose backfill is not known to be
@@ -61,13 +73,12 @@ const PROBE_REQUESTS = 9;
  * and `probeRequests`: what the probe sent, counted in the stream's run like its reads.
  */
 export async function probeNewHistories(
-  streams: readonly { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null; probeRequests?: number }[],
+  streams: readonly ProbedStream[],
   deps: ProbeDeps,
 ): Promise<void> {
   for (const s of streams) {
-    if (s.pipeline.name !== PROBED_PIPELINE || s.from !== null || s.historyStart !== undefined || deps.signal?.aborted) continue;
-    const bottom = s.coverage.length ? s.coverage.reduce((a, b) => (b.from < a.from ? b : a)) : null;
-    if (bottom && (bottom.rows === 0 || bottom.from <= BEGINNING.getTime())) continue;
+    if (!needsProbe(s) || deps.signal?.aborted) continue;
+    const bottom = bottomOf(s);
     await deps.budget.refresh();
     if (deps.budget.available(0) < PROBE_REQUESTS) continue;
     const tally = { requests: 0 };
@@ -76,7 +87,11 @@ export async function probeNewHistories(
       await deps.save(s.projectId, s.pipeline.name, p);
       s.historyStart = p.historyStart;
     } catch (err) {
-      deps.warn(`${s.projectId}: probing where history starts failed (${err instanceof Error ? err.message : String(err)}); the backfill finds it by reading`);
+      // An API that cannot be reached, or a first contact refused (a missing project, a rejected
+      // key), is the stream's answer: its run fails with it and reads nothing (no second request,
+      // or round of retries, to hear it again).
+      if (err instanceof ApiUnreachableError || (!s.coverage.length && err instanceof FatalError && (err.status === 401 || err.status === 404))) s.probeFailure = err;
+      else deps.warn(`${s.projectId}: probing where history starts failed (${err instanceof Error ? err.message : String(err)}); the backfill finds it by reading`);
     } finally {
       s.probeRequests = tally.requests;
     }

@@ -34,6 +34,8 @@ export interface OrgStream extends PlanStream {
   parked?: Parked | null;
   /** Requests this run's history probe sent before the plan (run/history-probe.ts): the run's too. */
   probeRequests?: number;
+  /** The probe's refusal at first contact (401, 404): the stream fails with it, as if its first read got it. */
+  probeFailure?: FatalError;
 }
 
 export interface OrgRunDeps {
@@ -137,6 +139,7 @@ export async function runOrg(deps: OrgRunDeps, streams: readonly OrgStream[], pl
     summary.windows.push(run);
     log.info({ purpose: e.window.purpose, window: formatWindow(e.window), key: e.window.key, pages: e.window.resume?.pages }, e.window.resume ? 'resuming open window' : 'window started');
     try {
+      if (s.probeFailure) throw s.probeFailure;
       const out = await executeWindow({
         client: s.client, zone: deps.zone, logger: log, now: () => deps.clock.now(), signal: deps.signal, timing: deps.timing,
         onRequest: () => { summary.requests++; },
