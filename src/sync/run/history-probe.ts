@@ -53,14 +53,14 @@ export interface ProbeDeps {
 }
 
 /** Requests a probe may take at most (1 + the search's log2 of the horizon + one): left for reads otherwise. */
-export const PROBE_REQUESTS = 9;
+const PROBE_REQUESTS = 9;
 
 type ProbedStream = { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null; probeRequests?: number; probeFailure?: FatalError };
 
 const bottomOf = (s: ProbedStream) => (s.coverage.length ? s.coverage.reduce((a, b) => (b.from < a.from ? b : a)) : null);
 
 /** An all-history assistant stream not probed yet whose stored history does not reach its beginning. */
-export function needsProbe(s: ProbedStream): boolean {
+function needsProbe(s: ProbedStream): boolean {
   if (s.pipeline.name !== PROBED_PIPELINE || s.from !== null || s.historyStart !== undefined) return false;
   const bottom = bottomOf(s);
   return !(bottom && (bottom.rows === 0 || bottom.from <= BEGINNING.getTime()));
