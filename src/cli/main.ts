@@ -10,6 +10,7 @@ import { serverText } from '../core/server-text.js';
 import type { CliContext } from './context.js';
 import { commandsFor } from './commands/index.js';
 import { acceptConfigFile, logLevelOf, showDurationDefaults } from './grammar.js';
+import { unsupportedNode } from '../tools/doctor/node-support.js';
 
 export interface MainOptions {
   stdout?: CliContext['stdout'];
@@ -34,6 +35,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     stderr.write(`docs-etl: ${messageOf(err)}\n`);
     return EXIT.usage;
   }
+  // Below package.json's engines.node: one warning line, not a refusal (node-support.ts says why).
+  const oldNode = unsupportedNode(process.versions.node);
+  if (oldNode) stderr.write(`docs-etl: warning: running on node ${process.versions.node}: ${oldNode}\n`);
   const controller = new AbortController();
   if (opts.signal) opts.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const removeSignals = opts.handleSignals === false || opts.signal ? () => {} : installSignals(controller, stderr);

@@ -10,6 +10,7 @@ import { PACKAGE_ROOT, warehousePath } from '../../core/paths.js';
 import { checkProjectId } from '../../core/project-id.js';
 import type { RateLimit } from '../../core/duration.js';
 import { runDoctor } from '../../tools/doctor/run-doctor.js';
+import { minNodeVersion } from '../../tools/doctor/node-support.js';
 import { formatReport, reportJson } from '../../tools/doctor/report.js';
 import { durationArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
@@ -41,9 +42,9 @@ Exit codes: 0 every check passed (warnings allowed), 1 something is wrong, 2 bad
       // Bad flags are usage errors (exit 2); everything else is a finding.
       warehousePath(flags.warehouse, ctx.env);
       if (flags.project !== undefined) checkProjectId(flags.project, '--project');
-      const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
+      const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
       const report = await runDoctor(
-        { env: ctx.env, clock: systemClock, logger: ctx.logger, version: pkg.version, minNode: /(\d+(\.\d+){0,2})/.exec(pkg.engines?.node ?? '')?.[1] ?? '20' },
+        { env: ctx.env, clock: systemClock, logger: ctx.logger, version: pkg.version, minNode: minNodeVersion() },
         { config: flags.config, warehouse: flags.warehouse, project: flags.project, rateLimit: flags.rateLimit, timeoutMs: flags.timeout },
       );
       ctx.stdout.write(flags.json ? reportJson(report) : formatReport(report));

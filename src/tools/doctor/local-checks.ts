@@ -13,6 +13,7 @@ import { openWarehouse, probeWriteLock } from '../../warehouse/warehouse.js';
 import { writerLockHolder } from '../../warehouse/writer-lock.js';
 import { defaultReadPath } from '../../sync/publish/snapshot.js';
 import { fail, ok, warn, type CheckResult } from './check.js';
+import { unsupportedNode } from './node-support.js';
 
 const MiB = 1024 * 1024;
 /** Below this the next sync may fail writing; below WARN_FREE a large backfill may. */
@@ -103,7 +104,8 @@ export async function checkVersions(docsEtlVersion: string, minNode: string): Pr
   }
   const data = { node, docsEtl: docsEtlVersion, duckdb };
   const text = `node ${node}, docs-etl ${docsEtlVersion}, DuckDB ${duckdb}`;
-  if (compareVersions(node, minNode) < 0) return fail('versions', `${text}: node is older than ${minNode}`, `install node ${minNode} or later`, { data });
+  const unsupported = unsupportedNode(node, minNode);
+  if (unsupported) return fail('versions', `${text}: ${unsupported}`, `install Node ${minNode.split('.')[0]} LTS or later`, { data });
   return ok('versions', text, { data });
 }
 
@@ -118,13 +120,6 @@ export function checkNodeMemory(execArgv: readonly string[] = process.execArgv, 
   if (data.memorySettings) return ok('node', `runs with the launcher's memory settings (${MEMORY_SETTINGS})`, { data });
   return warn('node', `runs without ${MEMORY_SETTINGS}: a full sync's peak memory is about a third higher (docs/sync.md, Memory and threads)`,
     `start the installed \`docs-etl\` (its launcher sets them), or \`${MEMORY_NODE_COMMAND} <path to>/bin/docs-etl.js …\``, { data });
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
 }
 
 function existingAncestor(dir: string): string {
