@@ -6,9 +6,7 @@
 // table" fixture (every pipeline, threads, a static export), its catalog published here.
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +20,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 /** The oldest DuckDB a reader may run (docs/readers.md "Minimum DuckDB version of a reader"). */
 const OLDEST = 'v1.2.0';
-const OLDEST_MODULE = pathToFileURL(createRequire(import.meta.url).resolve('duckdb-reader-oldest')).href;
+const OLDEST_MODULE = import.meta.resolve('duckdb-reader-oldest');
 /** Views whose rows depend on now() (coverage_days ends today's day at now): compared by row count. */
 const NOW_DEPENDENT = new Set(['coverage_days']);
 
