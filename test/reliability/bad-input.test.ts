@@ -188,5 +188,5 @@ describe('bad input: one clear line, exit 2', () => {
     // Nothing reached the API and no warehouse was created.
     expect(requests).toBe(0);
     expect(existsSync(join(tmp.dir, 'w.duckdb'))).toBe(false);
-  }, 240_000); // ~120 CLI processes, 8 at a time: a loaded 2-core machine needs the room
+  }, 480_000); // ~120 CLI processes, 8 at a time, beside another file of the suite: a hang catcher with room
 });

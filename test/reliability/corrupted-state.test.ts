@@ -12,6 +12,9 @@ import { tempDir } from '../helpers/tmp.js';
 import { execute, query, sha256 } from './reliability-helpers.js';
 
 const KEY = 'mint_reliability_corrupt';
+// Catches a hang, not slowness: each case takes about 10 s alone, and the suite runs two files at a
+// time on a 2-core machine that may be shared (vitest.reliability.config.ts).
+const HANG = 120_000;
 let sb: Sandbox;
 const tmp = tempDir('docs-etl-corrupt-');
 beforeAll(async () => {
@@ -52,7 +55,7 @@ describe('damaged request log (the shared budget file)', () => {
       await expectComplete(warehouse);
       const state = JSON.parse(readFileSync(log, 'utf8')) as { entries: unknown[] };
       expect(state.entries.length).toBeGreaterThan(0);
-    }, 30_000);
+    }, HANG);
   }
 
   it('a lock left by a killed process (stale) is taken over', async () => {
@@ -65,7 +68,7 @@ describe('damaged request log (the shared budget file)', () => {
     const r = await sync(warehouse);
     expect(r.code, r.stderr).toBe(0);
     await expectComplete(warehouse);
-  }, 30_000);
+  }, HANG);
 });
 
 describe('a warehouse file that is not a DuckDB database', () => {
@@ -91,7 +94,7 @@ describe('a warehouse file that is not a DuckDB database', () => {
   beforeAll(async () => {
     good = join(tmp.dir, 'good', 'w.duckdb');
     expect((await sync(good)).code).toBe(0);
-  }, 30_000);
+  }, HANG);
 
   for (const [name, make, message] of cases) {
     it(`${name}: sync, status and export-parquet say so in one line, exit 1, and touch nothing`, async () => {
@@ -117,7 +120,7 @@ describe('a warehouse file that is not a DuckDB database', () => {
       expect(readdirSync(dir).filter((f) => f !== 'lake').sort()).toEqual(filesBefore);
       if (existsSync(join(dir, 'lake'))) expect(filesUnder(join(dir, 'lake'))).toEqual([]);
       expect(existsSync(join(testStateHome(), 'docs-etl', 'budget'))).toBe(false); // no request was made (the test's per-user budget)
-    }, 30_000);
+    }, HANG);
   }
 });
 
@@ -145,6 +148,6 @@ describe('a stored cursor the API rejects', () => {
       expect(r.stderr).toMatch(/stored cursor rejected: restarting the window from its start/);
       expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(recent.truth('demo')));
       expect(await scalar(warehouse, 'SELECT count(*) FROM sync_state WHERE window_to IS NOT NULL')).toBe(0n);
-    }, 30_000);
+    }, HANG);
   }
 });
