@@ -1,7 +1,7 @@
 // The catch-up mode of `schedule` (issue 34, item 2) on node-cron's own ticks, with time driven by
 // vitest's fake timers (node-cron reads the time through Date and waits with setTimeout): three
 // days pass in milliseconds, no sleeping. The runs are stand-ins whose backfill shrinks a step a
-// run; the warehouse side ("left" as status says it) is tested on a real sync in schedule-catch-up-cli.test.ts.
+// run; the warehouse side ("left" as status says it) is tested on a real sync in test/backfill/backfill-advice-cli.test.ts.
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { runScheduler, type ScheduledJob } from '../../src/cron/scheduler.js';
 import { catchUpCron, hourlyCron } from '../../src/cron/catch-up.js';
