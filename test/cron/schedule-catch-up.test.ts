@@ -6,6 +6,9 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { runScheduler, type ScheduledJob } from '../../src/cron/scheduler.js';
 import { catchUpCron, hourlyCron } from '../../src/cron/catch-up.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { backfillLeftOf } from '../../src/cli/commands/schedule-catch-up.js';
+import { orgBackfill, type StreamCost } from '../../src/outputs/status/backfill-estimate.js';
+import type { Status } from '../../src/outputs/status/collect-status.js';
 
 const H = 3_600_000;
 const START = Date.parse('2026-06-10T00:30:00Z');
@@ -100,4 +103,18 @@ it('the hourly cron keeps the configured minute (and second); a cron already hou
   expect(hourlyCron('15 * * * *')).toBeNull();
   expect(hourlyCron('*/5 * * * *')).toBeNull();
   expect(hourlyCron('0 */6 * * *')).toBe('0 * * * *');
+});
+
+it('"left" is status\'s estimate: no warehouse yet is left, every organization at 0 runs is complete, else the slowest hourly estimate', () => {
+  const rate = { limit: 100, windowMs: H };
+  const stream = (organization: string, remainingRequests: number): StreamCost => ({
+    organization, complete: remainingRequests === 0, remainingRequests, density: 1000 / 86_400_000, pageSize: 100, byDay: false,
+    rereads: [], observedFresh: null, cadenceS: null,
+  });
+  const status = (...s: StreamCost[]) => ({ backfill: orgBackfill(s, rate, 86_400) }) as unknown as Status;
+  expect(backfillLeftOf(null, rate)).toEqual({ left: true, runs: null });
+  expect(backfillLeftOf(status(stream('a', 0), stream('b', 0)), rate)).toEqual({ left: false, runs: 0 });
+  // Nightly: 960 and 480 requests at 90 a night; hourly at 100 less an hour's head (1): 10 and 5 runs.
+  const left = backfillLeftOf(status(stream('a', 960), stream('b', 480), stream('c', 0)), rate);
+  expect(left).toEqual({ left: true, runs: 10 });
 });
