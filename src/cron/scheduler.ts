@@ -85,8 +85,10 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
         return 1;
       })
       .then(async (code) => {
-        await retarget(job);
         const finishedAt = clock.now();
+        // Before the run's line, so its next run is the tick that really comes; a failure to change
+        // the ticks keeps the current ones and never ends the scheduler.
+        await retarget(job).catch((err: unknown) => logger.error({ job: job.name, err: messageOf(err) }, 'could not change the job\'s cron'));
         const level = code === 0 || code === 3 ? 'info' : 'error';
         logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
         const nextRun = tasks[opts.jobs.indexOf(job)]?.getNextRun() ?? null;
