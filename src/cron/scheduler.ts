@@ -13,6 +13,12 @@ export interface ScheduledJob {
   cron: string;
   /** Resolves to the run's exit code; 0 ok, 3 budget (a normal outcome for a tick), else failed. */
   run(signal: AbortSignal): Promise<number>;
+  /**
+   * Asked at start and after each of this job's runs (never during one): the cron its ticks follow
+   * from now on (default: always `cron`). The catch-up mode (catch-up.ts) answers hourly while a
+   * backfill is left. A change replaces the job's ticks; the one-run-at-a-time rule is unchanged.
+   */
+  cronNow?: () => Promise<string>;
 }
 
 export interface SchedulerOptions {
@@ -62,6 +68,7 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
   if (opts.timezone) checkTimezone(opts.timezone);
   let running: Promise<void> | null = null;
   const clock = opts.clock ?? systemClock;
+  const crons = new Map<ScheduledJob, string>();
 
   const fire = (job: ScheduledJob, reason: 'tick' | 'run-now') => {
     if (signal.aborted) return;
@@ -77,8 +84,11 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
         logger.error({ job: job.name, err: messageOf(err) }, 'run failed');
         return 1;
       })
-      .then((code) => {
+      .then(async (code) => {
         const finishedAt = clock.now();
+        // Before the run's line, so its next run is the tick that really comes; a failure to change
+        // the ticks keeps the current ones and never ends the scheduler.
+        await retarget(job).catch((err: unknown) => logger.error({ job: job.name, err: messageOf(err) }, 'could not change the job\'s cron'));
         const level = code === 0 || code === 3 ? 'info' : 'error';
         logger[level]({ job: job.name, code, durationMs: finishedAt.getTime() - startedAt.getTime() }, 'run finished');
         const nextRun = tasks[opts.jobs.indexOf(job)]?.getNextRun() ?? null;
@@ -95,11 +105,36 @@ export async function runScheduler(opts: SchedulerOptions): Promise<void> {
     error: (m: string | Error) => logger.error({ source: 'node-cron' }, messageOf(m)),
     debug: (m: string | Error) => logger.debug({ source: 'node-cron' }, messageOf(m)),
   };
-  const tasks: ScheduledTask[] = opts.jobs.map((job) =>
-    createTask(job.cron, () => fire(job, 'tick'), { timezone: opts.timezone, name: job.name, logger: cronLogger }),
-  );
+  const taskFor = (job: ScheduledJob, cron: string) =>
+    createTask(cron, () => fire(job, 'tick'), { timezone: opts.timezone, name: job.name, logger: cronLogger });
+  /** The cron a job follows now (cronNow), its ticks replaced when that changed; a failed answer keeps the ticks. */
+  const cronOf = async (job: ScheduledJob): Promise<string> => {
+    const was = crons.get(job) ?? job.cron;
+    const cron = job.cronNow ? await job.cronNow().catch((err: unknown) => {
+      logger.warn({ job: job.name, err: messageOf(err) }, 'could not tell which cron applies now; keeping the current one');
+      return was;
+    }) : job.cron;
+    checkCron(cron);
+    crons.set(job, cron);
+    return cron;
+  };
+  const retarget = async (job: ScheduledJob) => {
+    if (!job.cronNow || signal.aborted) return;
+    const i = opts.jobs.indexOf(job);
+    const was = crons.get(job);
+    const cron = await cronOf(job);
+    if (cron === was || signal.aborted) return;
+    await tasks[i]?.destroy();
+    if (signal.aborted) return; // shutting down: no new ticks
+    const task = taskFor(job, cron);
+    tasks[i] = task;
+    await task.start();
+    logger.info({ job: job.name, cron, next: task.getNextRun() }, 'job cron changed');
+  };
+  const tasks: ScheduledTask[] = [];
+  for (const job of opts.jobs) tasks.push(taskFor(job, await cronOf(job)));
   for (const t of tasks) await t.start();
-  const planned = opts.jobs.map((j, i) => ({ job: j.name, cron: j.cron, nextRun: tasks[i]?.getNextRun() ?? null }));
+  const planned = opts.jobs.map((j, i) => ({ job: j.name, cron: crons.get(j) ?? j.cron, nextRun: tasks[i]?.getNextRun() ?? null }));
   logger.info({ jobs: planned.map((p) => ({ name: p.job, cron: p.cron, next: p.nextRun })) }, 'scheduler started');
   opts.onStart?.(planned);
   if (opts.runNow && opts.jobs[0]) fire(opts.jobs[0], 'run-now');

@@ -18,6 +18,7 @@ import { formatDuration } from '../../core/duration.js';
 import { formatRunNotes } from '../format.js';
 import type { Logger } from '../../core/logger.js';
 import { addSyncOptions } from './sync.js';
+import { catchUpFor, catchUpWanted } from './schedule-catch-up.js';
 import type { CommandFactory } from './index.js';
 
 import { DEFAULT_CRON } from '../../cron/default-cron.js';
@@ -30,6 +31,7 @@ interface ScheduleFlags extends SyncFlags, OpsFlags {
   cron: string;
   timezone?: string;
   runNow?: boolean;
+  catchUp?: boolean;
   report?: string;
   reportDir?: string;
   staticExportCron?: string;
@@ -44,6 +46,7 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--cron <expr>', 'cron expression (5 fields, or 6 with seconds); default DOCS_ETL_CRON or "0 2 * * *"')
     .option('--timezone <tz>', 'IANA time zone of the cron expression (default the system zone)')
     .option('--run-now', 'also run once at start')
+    .option('--catch-up', 'while a backfill is left, sync hourly (at the cron\'s minute), then back to --cron; default DOCS_ETL_CATCH_UP=1, else off')
     .option('--report <file>', 'after each sync, rewrite this HTML report (last 30 days, every project; atomically)')
     .option('--report-dir <dir>', 'after each sync, rewrite one HTML report per project in this folder (<project id>.html, last 30 days in its zone)')
     .option('--static-export-cron <expr>', 'also run a static export on this cron (needs --static-export-domain)')
@@ -67,9 +70,12 @@ export const scheduleCommand: CommandFactory = (ctx, setExitCode) =>
       if (flags.reportDir !== undefined && !flags.reportDir.trim()) throw new UsageError('--report-dir is empty: give a folder such as state/reports');
       // What the run in flight has to say for its line (runs never overlap, so one list).
       let notes: string[] = [];
+      const say = (line: string) => ctx.stdout.write(`${systemClock.now().toISOString()} ${line}\n`);
+      const cronNow = catchUpWanted(flags.catchUp, ctx.env) ? catchUpFor(cron, cfg, ctx.env, say) ?? undefined : undefined;
       const jobs: ScheduledJob[] = [{
         name: 'sync',
         cron,
+        cronNow,
         run: async (signal) => {
           notes = [];
           const r = await runSync({ clock: systemClock, logger: ctx.logger, signal, ...hooks.syncDeps }, cfg, PIPELINES).catch((err: unknown) => {

@@ -108,9 +108,17 @@ const fmtDays = (d: number) => (d < 1 ? `${Math.round(d * 24)} h` : `${Math.roun
 function slowWarning(b: OrgBackfill, rate: RateBudget): string | null {
   if (b.runs === null || b.days === null || b.days <= SLOW_BACKFILL_DAYS) return null;
   // Hourly runs each get a window's budget (at the default 1h window) less an hour's heads.
-  const hourlyRuns = hourlyEstimate(b, rate);
+  const hourly = hourlyEstimate(b, rate);
   return `first backfill of ${b.organization} is slow: ${estimatePhrase(b)}; until then older history is missing from every report. ` +
-    `To go faster, run hourly until it is complete (schedule --cron '0 * * * *'${hourlyRuns === null ? '' : `: about ${hourlyRuns} runs`}), then back to the nightly cron`;
+    `To go faster, run hourly until it is complete (schedule --cron '0 * * * *'${hourly === null ? '' : `: about ${hourly} runs`}), then back to the nightly cron; ` +
+    'schedule --catch-up does both (hourly while a backfill is left, the configured cron after)';
+}
+
+/** Hourly runs until this organization's backfill is complete (the catch-up's "about N runs"); null: unknown. */
+export function hourlyRuns(b: OrgBackfill, rate: RateBudget): number | null {
+  if (b.runs === 0) return 0;
+  // Runs already about hourly: the estimate is the observed cadence's.
+  return b.cadence_s !== null && b.cadence_s <= 4200 ? b.runs : hourlyEstimate(b, rate);
 }
 
 function hourlyEstimate(b: OrgBackfill, rate: RateBudget): number | null {
