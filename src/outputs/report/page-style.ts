@@ -49,6 +49,8 @@ th button:focus-visible { outline: 2px solid var(--accent); }
 .empty-state h2 { font-size: 20px; }
 aside.stale { margin-top: 16px; border-left: 4px solid var(--warn); background: #fdf6e7; padding: 10px 14px; }
 aside.stale ul { margin: 6px 0 0; }
+ul.caveats { margin: 0 0 10px; padding-left: 18px; color: var(--warn); font-size: 13px; }
+.topic-terms { font-size: 12px; color: var(--accent); margin-top: 2px; }
 ul.examples { margin: 4px 0 0; padding-left: 18px; font-size: 12px; color: var(--muted); }
 .status.ok { color: var(--good); } .status.warn { color: var(--warn); } .status.bad { color: var(--bad); }
 footer { color: var(--muted); font-size: 12px; padding: 16px 32px 32px; border-top: 1px solid var(--line); }
