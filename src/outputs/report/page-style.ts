@@ -31,6 +31,8 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 td { overflow-wrap: anywhere; }  /* long paths, URLs and words wrap: a table fits a 1400 px window */
 td code { overflow-wrap: anywhere; word-break: break-word; }
 table[data-table="page-gaps"] th, table[data-table="page-gaps"] td { padding: 4px 4px; font-size: 11px; }
+table[data-table="gap-topics"] th, table[data-table="gap-topics"] td { padding: 5px 6px; font-size: 13px; }
+table[data-table="gap-topics"] th[data-type="number"] { white-space: normal; }
 th { overflow-wrap: break-word; }
 td.num, th[data-type="number"] { text-align: right; white-space: nowrap; }
 tbody tr:last-child td { border-bottom: none; }
