@@ -41,8 +41,10 @@ export const topicsCommand: CommandFactory = (ctx, setExitCode) =>
     .option('--warehouse <path>', 'DuckDB warehouse file (default state/warehouse.duckdb)')
     .option('--config <file>', 'JSON config (its warehouse, readPath, topicPeriod and topicMaxQuestions)')
     .addHelpText('after', `
-Columns: rank, topic_id (stable across runs while its questions stay mostly the same), label (a
-representative question), turns, conversations, trend (last 7 days against the 7 before), top_pages.
+Columns: rank, topic_id (stable across runs while its questions stay mostly the same), label (the
+most asked wording, as asked; csv and json only), turns, conversations, trend (last 7 days against
+the 7 before), top_pages, then medoid (the most representative question: the table shows it after
+language) and distinctive_terms.
 Examples:
   docs-etl topics --format table
   docs-etl topics --rebuild --topic-period 30d --format csv > topics.csv
@@ -81,7 +83,12 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
         const rows = format === 'json' ? r.convertRowObjects(queryJsonConverter) : r.getRowObjectsJson();
         const result = { columns: r.columnNames(), rows: rows as Record<string, unknown>[] };
         const width = (ctx.stdout as { columns?: number }).columns ?? 120;
-        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(result, width, ['label']));
+        // A terminal table names a topic by its medoid and terms; the most asked wording (label, typos
+        // kept) stays in csv and json, where every column keeps its meaning.
+        const named = ['medoid', 'distinctive_terms'];
+        const rest = result.columns.filter((c) => c !== 'label' && !named.includes(c));
+        const table = { ...result, columns: [...rest.slice(0, rest.indexOf('language') + 1), ...named, ...rest.slice(rest.indexOf('language') + 1)] };
+        ctx.stdout.write(format === 'csv' ? formatCsv(result) : format === 'json' ? formatJson(result) : formatFitted(table, width, ['medoid']));
         setExitCode(EXIT.ok);
       } finally {
         reader.close();

@@ -31,6 +31,8 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 td { overflow-wrap: anywhere; }  /* long paths, URLs and words wrap: a table fits a 1400 px window */
 td code { overflow-wrap: anywhere; word-break: break-word; }
 table[data-table="page-gaps"] th, table[data-table="page-gaps"] td { padding: 4px 4px; font-size: 11px; }
+table[data-table="gap-topics"] th, table[data-table="gap-topics"] td { padding: 5px 6px; font-size: 13px; }
+table[data-table="gap-topics"] th[data-type="number"] { white-space: normal; }
 th { overflow-wrap: break-word; }
 td.num, th[data-type="number"] { text-align: right; white-space: nowrap; }
 tbody tr:last-child td { border-bottom: none; }
@@ -49,6 +51,8 @@ th button:focus-visible { outline: 2px solid var(--accent); }
 .empty-state h2 { font-size: 20px; }
 aside.stale { margin-top: 16px; border-left: 4px solid var(--warn); background: #fdf6e7; padding: 10px 14px; }
 aside.stale ul { margin: 6px 0 0; }
+ul.caveats { margin: 0 0 10px; padding-left: 18px; color: var(--warn); font-size: 13px; }
+.topic-terms { font-size: 12px; color: var(--accent); margin-top: 2px; }
 ul.examples { margin: 4px 0 0; padding-left: 18px; font-size: 12px; color: var(--muted); }
 .status.ok { color: var(--good); } .status.warn { color: var(--warn); } .status.bad { color: var(--bad); }
 footer { color: var(--muted); font-size: 12px; padding: 16px 32px 32px; border-top: 1px solid var(--line); }

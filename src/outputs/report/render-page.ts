@@ -68,7 +68,7 @@ export function renderPage(input: PageInput): string {
   const scope = input.projectId ?? (d.projects.length ? d.projects.join(', ') : 'no project yet');
   const body = empty
     ? html`${empty}`
-    : html`${renderHeadline(d, p)}${renderCoverage(d, p)}${charts(d, p)}${categoryCharts(d, p)}${gapTopicsSection(d)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
+    : html`${gapTopicsSection(d, p)}${renderHeadline(d, p)}${renderCoverage(d, p)}${charts(d, p)}${categoryCharts(d, p)}${questionsTable(d)}${pagesTable(d)}${pageGapsTable(d)}${sourcesTable(d)}${neverCitedTable(d)}`;
   const vendor = vendorScripts();
   // The data element is not executed (type application/json), so it needs no hash. Without charts the
   // library stays out; the page script still makes the tables sortable.

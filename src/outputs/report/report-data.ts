@@ -200,6 +200,6 @@ export async function readReportData(conn: DuckDBConnection, scope: Scope, proje
       finishedAt: date(r.finished_at), requests: num(r.requests), rowsUpserted: num(r.rows_upserted),
       rowsQuarantined: num(r.rows_quarantined), error: optStr(r.error),
     })),
-    gapTopics: await readGapTopics(conn, projectId),
+    gapTopics: await readGapTopics(conn, projectId, period),
   };
 }
