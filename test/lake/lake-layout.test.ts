@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { planFiles } from '../../src/outputs/lake/export-plan.js';
 import {
   checkDeclaration, dayRange, escapeHiveValue, isDataKey, partitionKey, STABLE_FILE, TEMP_FILE_RE, tempName, unescapeHiveValue,

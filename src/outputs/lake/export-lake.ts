@@ -39,7 +39,7 @@ export interface ExportDeps {
   conn: DuckDBConnection;
   logger: Logger;
   clock: Clock;
-  /** Every table the lake holds (pipelines/lake-tables.ts: LAKE_TABLES). */
+  /** Every table the lake holds (src/cli/lake-tables.ts: LAKE_TABLES). */
   tables: readonly LakeTable[];
   /** For an s3:// lake: the AWS configuration (default process.env). */
   env?: NodeJS.ProcessEnv;
