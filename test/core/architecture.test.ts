@@ -61,9 +61,6 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   'sync/normalize -> sync/land',
   'sync/load -> sync/land',
   'sync/load -> sync/normalize',
-  // The read surface names its files with the lake's layout helpers (tempName, escapeHiveValue,
-  // fileCheck): issue 38, to move into warehouse/ (shared with outputs/lake).
-  'sync/publish -> outputs/lake',
   // status reads the coverage store and the budget store of the stages: issue 38.
   'outputs/status -> sync/load',
   'outputs/status -> sync/api',
