@@ -58,7 +58,6 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   // zone, record validation): issue 38, to move into sync/pipeline or be passed in by sync/run.
   'sync/extract -> sync/api',
   'sync/extract -> sync/normalize',
-  'sync/normalize -> sync/land',
   'sync/load -> sync/land',
   'sync/load -> sync/normalize',
   // status reads the coverage store and the budget store of the stages: issue 38.
