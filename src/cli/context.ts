@@ -11,5 +11,3 @@ export interface CliContext {
   logger: Logger;
 }
 
-/** A command's action resolves to its exit code. */
-export type CommandResult = Promise<number>;

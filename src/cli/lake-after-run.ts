@@ -1,7 +1,7 @@
 // The lake that sync and schedule publish (opt-in: --lake, DOCS_ETL_LAKE, config `lake`): after a
 // run that got data in (exit 0 or 3), the lake is exported incrementally from the read snapshot the
 // run has just published, exactly as `export-parquet --out LAKE` would.
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from './lake-tables.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { exportLake, lakeStagingDir } from '../outputs/lake/export-lake.js';

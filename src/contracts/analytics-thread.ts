@@ -17,4 +17,3 @@ export const assistantThreadSchema = z.looseObject({
   messages: z.array(threadMessageSchema),
 });
 
-export type AssistantThreadRecord = z.infer<typeof assistantThreadSchema>;

@@ -61,6 +61,3 @@ export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export type ConversationTurn = z.infer<typeof conversationTurnSchema>;
 export type ConversationTurnInput = z.input<typeof conversationTurnSchema>;
-export type Source = z.infer<typeof sourceSchema>;
-export type ConversationsPage = z.infer<typeof conversationsPageSchema>;
-export type AnalyticsError = z.infer<typeof analyticsErrorSchema>;

@@ -33,7 +33,6 @@ export const startJobRequestSchema = z.object({
 
 export const staticExportErrorSchema = z.object({ error: z.string().optional() });
 
-export type JobStatus = z.infer<typeof jobStatusSchema>;
 export type StaticExportJob = z.infer<typeof staticExportJobSchema>;
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;
 export type StartJobRequest = z.infer<typeof startJobRequestSchema>;

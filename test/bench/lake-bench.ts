@@ -5,7 +5,7 @@
 // partitions' files and write one Iceberg manifest per changed table.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';

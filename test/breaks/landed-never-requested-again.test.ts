@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import type { LandedMeta } from '../../src/sync/land/landed-page.js';
+import type { LandedMeta } from '../../src/sync/pipeline/landed-page.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';

@@ -15,7 +15,7 @@ import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import type { LandedMeta } from '../../src/sync/land/landed-page.js';
+import type { LandedMeta } from '../../src/sync/pipeline/landed-page.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';

@@ -58,20 +58,11 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   // zone, record validation): issue 38, to move into sync/pipeline or be passed in by sync/run.
   'sync/extract -> sync/api',
   'sync/extract -> sync/normalize',
-  'sync/normalize -> sync/land',
   'sync/load -> sync/land',
   'sync/load -> sync/normalize',
-  // The read surface names its files with the lake's layout helpers (tempName, escapeHiveValue,
-  // fileCheck): issue 38, to move into warehouse/ (shared with outputs/lake).
-  'sync/publish -> outputs/lake',
   // status reads the coverage store and the budget store of the stages: issue 38.
   'outputs/status -> sync/load',
   'outputs/status -> sync/api',
-  // The list of every lake table is composed in pipelines/ from its producers: issue 38 (item 2,
-  // declared columns generate the lake SELECT).
-  'pipelines -> outputs/topics',
-  'pipelines -> static-export',
-  'pipelines -> sync/run',
 ];
 
 /** The folder a file belongs to: a unit of ALLOWED, or its path when it lies in none. */

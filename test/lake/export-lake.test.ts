@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { FatalError, StoppedError } from '../../src/core/errors.js';
 import { createLogger, silentLogger } from '../../src/core/logger.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { LakeTable } from '../../src/sync/pipeline/lake-table.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';

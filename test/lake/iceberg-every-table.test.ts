@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { icebergManifests } from 'icebird';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';

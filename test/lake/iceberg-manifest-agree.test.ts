@@ -9,7 +9,7 @@ import { icebergManifests } from 'icebird';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { TableMetadata } from '../../src/outputs/lake/iceberg/table-metadata.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';

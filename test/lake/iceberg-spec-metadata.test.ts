@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';

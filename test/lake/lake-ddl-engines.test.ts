@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import type { Manifest } from '../../src/outputs/lake/manifest.js';

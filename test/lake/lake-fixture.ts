@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { unescapeHiveValue } from '../../src/outputs/lake/lake-layout.js';
+import { unescapeHiveValue } from '../../src/warehouse/partition-files.js';
 
 export const PROJECTS = ['acme', 'beta', 'docs/ü b'] as const;
 export const START = '2026-03-01';

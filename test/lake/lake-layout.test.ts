@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { planFiles } from '../../src/outputs/lake/export-plan.js';
 import {
-  checkDeclaration, dayRange, escapeHiveValue, isDataKey, partitionKey, STABLE_FILE, TEMP_FILE_RE, tempName, unescapeHiveValue,
+  checkDeclaration, dayRange, isDataKey, partitionKey, STABLE_FILE, TEMP_FILE_RE,
 } from '../../src/outputs/lake/lake-layout.js';
+import { escapeHiveValue, tempName, unescapeHiveValue } from '../../src/warehouse/partition-files.js';
 import { parseLakeLocation } from '../../src/outputs/lake/lake-location.js';
 import type { FileEntry } from '../../src/outputs/lake/manifest.js';
 

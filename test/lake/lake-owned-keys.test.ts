@@ -8,7 +8,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { FatalError } from '../../src/core/errors.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { exportLake } from '../../src/outputs/lake/export-lake.js';
 import { localStorage } from '../../src/outputs/lake/local-storage.js';
 import { openLakeStorage } from '../../src/outputs/lake/lake-location.js';

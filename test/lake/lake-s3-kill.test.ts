@@ -12,7 +12,7 @@ import type { Manifest } from '../../src/outputs/lake/manifest.js';
 import { openIcebergIO } from '../../src/outputs/lake/iceberg/iceberg-io.js';
 import { referencedFiles } from '../../src/outputs/lake/iceberg/remove-unreferenced.js';
 import { readTableState } from '../../src/outputs/lake/iceberg/table-state.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { keyIn, S3_SECRET, startS3, type TestS3 } from '../helpers/s3.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnknownLandedVersionError } from '../../src/core/errors.js';
-import { LANDED_VERSION, landedColumns, serializeLanded, splitLanded, type LandedPage } from '../../src/sync/land/landed-page.js';
+import { LANDED_VERSION, landedColumns, serializeLanded, splitLanded, type LandedPage } from '../../src/sync/pipeline/landed-page.js';
 import { LandingZone } from '../../src/sync/land/landing-zone.js';
 import { tempDir } from '../helpers/tmp.js';
 

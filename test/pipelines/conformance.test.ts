@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { renderCoverage } from '../../src/outputs/report/render-coverage.js';
 import type { ReportData } from '../../src/outputs/report/report-data.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
@@ -123,7 +123,7 @@ describe.each(ALL.map((p) => [p.name, p] as const))('pipeline %s', (_name, p) =>
 
   it('each table is exported to the lake (a declared one with its declared columns) and documented in docs/tables.md', async () => {
     const lake = new Set(LAKE_TABLES.map((t) => t.name));
-    expect(p.tables.filter((t) => !lake.has(t)), 'in pipelines/lake-tables.ts').toEqual([]);
+    expect(p.tables.filter((t) => !lake.has(t)), 'in src/cli/lake-tables.ts').toEqual([]);
     expect(p.tables.filter((t) => !TABLES_DOC.includes(`\`${t}\``)), 'in docs/tables.md').toEqual([]);
     for (const t of p.declaredTables) {
       const select = lakeSelect(p.lake.find((l) => l.name === t.name)!);

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../lake-tables.js';
 import { exportLake, lakeStagingDir } from '../../outputs/lake/export-lake.js';
 import { parseLakeLocation } from '../../outputs/lake/lake-location.js';
 import { formatExportSummary } from '../../outputs/lake/export-summary.js';

@@ -3,7 +3,7 @@
 // (src/outputs/lake/iceberg/lake-ddl.ts). Reads only the lake's metadata; writes nothing.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT, FatalError, UsageError } from '../../core/errors.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../lake-tables.js';
 import { openIcebergIO } from '../../outputs/lake/iceberg/iceberg-io.js';
 import { ddl, ENGINES, type Engine, type TableRef } from '../../outputs/lake/iceberg/lake-ddl.js';
 import { readTableState, versionKey } from '../../outputs/lake/iceberg/table-state.js';

@@ -24,7 +24,8 @@ import { inTransaction } from '../../warehouse/warehouse.js';
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
 import { entryPartition, planFiles } from './export-plan.js';
 import { emptySummary, type ExportSummary } from './export-summary.js';
-import { checkDeclaration, partitionId, unescapeHiveValue } from './lake-layout.js';
+import { unescapeHiveValue } from '../../warehouse/partition-files.js';
+import { checkDeclaration, partitionId } from './lake-layout.js';
 import { deadlineError, lakeDeadlines } from './lake-deadlines.js';
 import { openLakeStorage } from './lake-location.js';
 import type { LakeStorage } from './lake-storage.js';
@@ -39,7 +40,7 @@ export interface ExportDeps {
   conn: DuckDBConnection;
   logger: Logger;
   clock: Clock;
-  /** Every table the lake holds (pipelines/lake-tables.ts: LAKE_TABLES). */
+  /** Every table the lake holds (src/cli/lake-tables.ts: LAKE_TABLES). */
   tables: readonly LakeTable[];
   /** For an s3:// lake: the AWS configuration (default process.env). */
   env?: NodeJS.ProcessEnv;

@@ -3,6 +3,7 @@
 // changed, its object is missing or has another size than when it was written (truncated,
 // replaced), or the run is --full; a manifest entry is dropped when the warehouse no longer has it.
 import type { FileEntry } from './manifest.js';
+import { fileCheck } from '../../warehouse/partition-files.js';
 import { partitionId } from './lake-layout.js';
 import type { FileSignature } from './signatures.js';
 
@@ -44,10 +45,4 @@ export function planFiles(a: {
   }
   plan.remove.push(...before.values());
   return plan;
-}
-
-/** A file the manifest names, against what is stored: missing, or of another size than it was written with. */
-export function fileCheck(actual: number | undefined, expected: number): 'missing-file' | 'damaged-file' | null {
-  if (actual === undefined) return 'missing-file';
-  return actual !== expected ? 'damaged-file' : null;
 }

@@ -10,9 +10,9 @@
 // `**/*.parquet` sees the old or the new file, never both). On object storage, where nothing can
 // be renamed, every upload gets a new name `part-<run token>.parquet` and is never overwritten:
 // the manifest is the commit point, and what it no longer names is deleted after it is written.
-// Local files in flight are named `.part-0.<token>.parquet.tmp`: the leading dot hides them from
-// Hadoop-style listings (Spark, Trino, Hive) and the `.tmp` suffix keeps them out of `*.parquet` globs.
+// Local files in flight are named by tempName (src/warehouse/partition-files.ts).
 import type { LakeTable } from '../../sync/pipeline/lake-table.js';
+import { escapeHiveValue } from '../../warehouse/partition-files.js';
 
 export const STABLE_FILE = 'part-0.parquet';
 /** Our final data file names (only these are ever deleted as orphans). */
@@ -32,25 +32,6 @@ export interface LakePartition {
 }
 
 export const partitionId = (table: string, p: LakePartition): string => JSON.stringify([table, p.projectId, p.date]);
-
-export function tempName(finalName: string, token: string): string {
-  const dot = finalName.lastIndexOf('.');
-  return `.${finalName.slice(0, dot)}.${token}${finalName.slice(dot)}.tmp`;
-}
-
-/** Characters Hive escapes in partition values (FileUtils.escapePathName); Spark, Trino and DuckDB decode them. */
-// eslint-disable-next-line no-control-regex
-const HIVE_ESCAPE_RE = /[\u0000-\u001f"#%'*/:=?\\\u007f{[\]^]/g;
-
-export function escapeHiveValue(value: string): string {
-  if (value === '') return '__HIVE_DEFAULT_PARTITION__';
-  return value.replace(HIVE_ESCAPE_RE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-
-export function unescapeHiveValue(text: string): string {
-  if (text === '__HIVE_DEFAULT_PARTITION__') return '';
-  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
 
 /** Directory of a partition relative to the lake root, '/'-separated (also the manifest's form). */
 export function partitionDir(table: string, p: LakePartition): string {

@@ -6,7 +6,8 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { FatalError, messageOf } from '../../core/errors.js';
 import { commitFile, isErrno, writeFileAtomicSync } from '../../core/atomic-file.js';
 import { acquireLakeLock } from './lake-lock.js';
-import { META_DIR, TEMP_FILE_RE, tempName } from './lake-layout.js';
+import { tempName } from '../../warehouse/partition-files.js';
+import { META_DIR, TEMP_FILE_RE } from './lake-layout.js';
 import type { LakeStorage, StoredObject } from './lake-storage.js';
 import { plainKey } from './owned-keys.js';
 

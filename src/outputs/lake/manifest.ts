@@ -46,7 +46,6 @@ const manifestSchema = z.object({
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type FileEntry = z.infer<typeof fileEntry>;
-export type TableEntry = z.infer<typeof tableEntry>;
 
 export function emptyManifest(now: Date): Manifest {
   return { version: MANIFEST_VERSION, generator: 'docs-etl', updatedAt: now.toISOString(), tables: {}, files: [] };

@@ -13,7 +13,7 @@
 //    `--timeout`.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { MEMORY_SIZE, memorySizeBytes } from '../../core/memory-size.js';
 import { FatalError, UsageError, messageOf } from '../../core/errors.js';
 import { readSurfaceDir } from '../../sync/publish/surface-files.js';
@@ -63,8 +63,7 @@ export async function openQueryReader(o: QueryReaderOptions): Promise<QueryReade
   const conn = await instance.connect();
   try {
     // The catalog's views read its parts folder: the one directory allowed once external access is off.
-    const parts = `${readSurfaceDir(path)}/`.replaceAll("'", "''");
-    await conn.run(`SET allowed_directories = ['${parts}']`);
+    await conn.run(`SET allowed_directories = [${quotedString(`${readSurfaceDir(path)}/`)}]`);
     await conn.run('SET enable_external_access = false');
   } catch (err) {
     conn.closeSync();

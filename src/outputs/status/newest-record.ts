@@ -1,11 +1,8 @@
 // The newest record a stream stored (its event time or day), for `status` (newest_record_at) and the
 // freshness SLAs: the coverage head advances on every successful run, the newest record only when
 // new data arrives, so it is what shows data going stale while the runs succeed.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
-
-/** An identifier quoted for DuckDB (the names come from the pipeline definitions; @duckdb/node-api does not export its quoting). */
-const quotedIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** The table and column that date a pipeline's records: its first lake table's layout column, else its time column. */
 function datingColumn(p: PipelineDefinition): { table: string; column: string } | null {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { messageOf } from '../../core/errors.js';
-import { checkLandedVersion, metaOf, serializeLanded, type LandedMeta, type LandedPage } from './landed-page.js';
+import { checkLandedVersion, metaOf, serializeLanded, type LandedMeta, type LandedPage } from '../pipeline/landed-page.js';
 
 export interface Stream {
   projectId: string;

@@ -21,7 +21,7 @@ import { messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { placeholder, quarantinable } from '../../core/quarantine-raw.js';
 import { replaceLoneSurrogates } from '../../core/well-formed.js';
-import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../land/landed-page.js';
+import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../pipeline/landed-page.js';
 import { writeDurably, type LandedFile } from '../land/landing-zone.js';
 import { refuseShape } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';

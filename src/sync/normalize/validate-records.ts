@@ -6,7 +6,7 @@
 // is refused here too, so nothing downstream (JSON.stringify, DuckDB) can overflow on it.
 import type { ZodError, ZodType } from 'zod';
 import { placeholder, quarantinable } from '../../core/quarantine-raw.js';
-import type { InvalidRecord } from '../land/landed-page.js';
+import type { InvalidRecord } from '../pipeline/landed-page.js';
 
 export interface ValidatedRecords {
   invalid: InvalidRecord[];

@@ -6,7 +6,7 @@
 // segments (closed months) and recomputes only the days a run touched.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
-import { fileCheck } from '../../outputs/lake/export-plan.js';
+import { fileCheck } from '../../warehouse/partition-files.js';
 
 export interface PartitionSignature {
   projectId: string;

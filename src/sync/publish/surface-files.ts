@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile, isErrno } from '../../core/atomic-file.js';
-import { escapeHiveValue, tempName } from '../../outputs/lake/lake-layout.js';
+import { escapeHiveValue, tempName } from '../../warehouse/partition-files.js';
 import { copyPartition, wholeTable, type PartitionRows } from '../../parquet/partition-copy.js';
 import { segmentRange } from './surface-plan.js';
 import { SEGMENT_ROW_GROUP_ROWS, type SurfaceTable } from './surface-tables.js';

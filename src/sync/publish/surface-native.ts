@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitFile } from '../../core/atomic-file.js';
-import { tempName } from '../../outputs/lake/lake-layout.js';
+import { tempName } from '../../warehouse/partition-files.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { ident, type Column } from './catalog.js';
 import { surfacePath } from './surface-files.js';

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import { readWindow, START, type ExtractedPage, type Position } from '../extract/read-window.js';
 import type { LandedFile, LandingZone } from '../land/landing-zone.js';
-import { LANDED_VERSION } from '../land/landed-page.js';
+import { LANDED_VERSION } from '../pipeline/landed-page.js';
 import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';

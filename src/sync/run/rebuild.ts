@@ -7,7 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { CoverageInterval } from '../../core/intervals.js';
 import type { Logger } from '../../core/logger.js';
-import { splitLanded } from '../land/landed-page.js';
+import { splitLanded } from '../pipeline/landed-page.js';
 import { LandingZone, type LandedFile, type Stream } from '../land/landing-zone.js';
 import { readCoverage, writeCoverage } from '../load/coverage-store.js';
 import { mergeBatch } from '../load/merge-batch.js';

@@ -1,7 +1,7 @@
 // `docs-etl reset --project P`: forget a project (its rows, quarantine, coverage, checkpoint and
 // landed pages; the run history stays), or with --from, read it again from that date on (the
 // coverage after it is dropped, so the next sync backfills it; stored rows stay and are updated).
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { CoverageInterval } from '../../core/intervals.js';
@@ -104,9 +104,8 @@ function fromOldestRecord(map: readonly CoverageInterval[], oldest: number | nul
 /** Epoch ms of the oldest record of the stream (its first table's time column); null when none. */
 async function oldestRecordMs(conn: DuckDBConnection, p: PipelineDefinition, projectId: string): Promise<number | null> {
   const table = p.tables[0]!;
-  const column = `"${p.time.column.replaceAll('"', '""')}"`;
   // A table without that column (none today) keeps the coverage as stored.
-  const r = await conn.runAndReadAll(`SELECT epoch_ms(min(${column})::TIMESTAMPTZ) FROM ${table} WHERE project_id = $p`, { p: projectId }).catch(() => null);
+  const r = await conn.runAndReadAll(`SELECT epoch_ms(min(${quotedIdentifier(p.time.column)})::TIMESTAMPTZ) FROM ${quotedIdentifier(table)} WHERE project_id = $p`, { p: projectId }).catch(() => null);
   const v = r ? r.getRows()[0]?.[0] : 0;
   return v == null ? null : Number(v);
 }

@@ -17,7 +17,7 @@ const OPEN_TIMEOUT_MS = 60_000;
 // Run by `node --input-type=module -e` in the temp folder: argv = [duckdb module URL, snapshot, parts folder].
 const PROBE = `
 const [url, path, parts] = process.argv.slice(1);
-const { DuckDBInstance } = await import(url);
+const { DuckDBInstance, quotedIdentifier } = await import(url);
 const inst = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
 const conn = await inst.connect();
 const one = async (sql) => (await conn.runAndReadAll(sql)).getRows()[0][0];
@@ -26,7 +26,7 @@ const names = (await conn.runAndReadAll("SELECT table_name FROM duckdb_tables() 
 const foreign = (await conn.runAndReadAll("SELECT view_name FROM duckdb_views() WHERE NOT internal AND sql LIKE '%read_parquet(%' AND NOT contains(sql, $p)", { p: "'" + parts + "/" })).getRows().map((r) => String(r[0]));
 let error = null;
 for (const n of names) {
-  try { await one('SELECT count(*) FROM "' + n.replaceAll('"', '""') + '"'); } catch (e) { error = n + ': ' + String(e.message).split('\\n')[0]; break; }
+  try { await one('SELECT count(*) FROM ' + quotedIdentifier(n)); } catch (e) { error = n + ': ' + String(e.message).split('\\n')[0]; break; }
 }
 process.stdout.write(JSON.stringify({ catalog, names: names.length, foreign, error }));
 `;

@@ -33,25 +33,18 @@
 // /__sandbox/aggregate?projectId=X&endpoint=E[&from=MS&to=MS&source=S&status=A,B],
 // /__sandbox/thread?projectId=X&threadId=T (test-routes.ts).
 export {
-  DEMO_API_KEY, DEMO_PROJECT_ID, type ArrivalBand, type FaultKind, type SandboxOptions, type TrafficOptions,
+  DEMO_API_KEY, DEMO_PROJECT_ID, type FaultKind, type SandboxOptions,
 } from './options.js';
-export { DEFAULT_SITE, defaultSandboxOptions } from './defaults.js';
-export { DEFAULT_TRAFFIC_MODEL, trafficOptions, trafficProblems } from './arrival-models.js';
+export { defaultSandboxOptions } from './defaults.js';
+export { trafficOptions } from './arrival-models.js';
 export { startSandbox, type Sandbox } from './server.js';
-export { FAULT_KINDS } from './faults.js';
 export type { LoggedRequest } from './request-log.js';
-export type { TruthKeys, TruthRange } from './truth-keys.js';
-export type { StaticExportHandler } from './static-export/handler.js';
-export type { SiteOptions } from './options.js';
-export {
-  AGGREGATE_ENDPOINTS, type AggregateAnswers, type AggregateEndpoint, type FeedbackFilterSpec, type FeedbackRecord,
-} from './aggregate-truth.js';
-export type { AssistantThread, ThreadMessage } from './assistant-thread.js';
-export type { CallerStats } from './caller-stats.js';
-export { SOURCES as FEEDBACK_SOURCES, STATUSES as FEEDBACK_STATUSES, type FeedbackSource, type FeedbackStatus } from './feedback-day.js';
+export type { TruthKeys } from './truth-keys.js';
+export type { FeedbackRecord } from './aggregate-truth.js';
+export type { AssistantThread } from './assistant-thread.js';
+export { SOURCES as FEEDBACK_SOURCES, STATUSES as FEEDBACK_STATUSES } from './feedback-day.js';
 export type { FeedbackByPageItem } from './feedback-store.js';
-export type { PageTrafficItem, TrafficTotals } from './page-traffic.js';
+export type { PageTrafficItem } from './page-traffic.js';
 export { SETTLE_MS } from './rollup-time.js';
 export type { SearchItem } from './search-rollup.js';
-export { MAX_SITE, siteProblems } from './site-activity.js';
-export { dayKind, RELEASE_BLOCK_DAYS, type DayKind } from './site-calendar.js';
+export { dayKind } from './site-calendar.js';

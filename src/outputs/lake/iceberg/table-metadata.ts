@@ -82,8 +82,3 @@ export const currentSchema = (m: TableMetadata): IcebergSchema => {
   return s;
 };
 
-export const currentSpec = (m: TableMetadata): PartitionSpec => {
-  const s = m['partition-specs'].find((x) => x['spec-id'] === m['default-spec-id']);
-  if (!s) throw new Error(`iceberg metadata: default spec ${m['default-spec-id']} missing`);
-  return s;
-};
