@@ -17,8 +17,8 @@ export const assistantConversations = definePipeline({
   },
   tables: ['conversations', 'sources'],
   lake: [
-    { name: 'conversations', select: 'lake/conversations.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'id'] },
-    { name: 'sources', select: 'lake/sources.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'conversation_id', 'position'] },
+    { name: 'conversations', select: 'lake/conversations.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'id'], changes: { stamp: 'last_seen_at', versions: ['updated_at', 'last_seen_at'] } },
+    { name: 'sources', select: 'lake/sources.sql', layout: { by: 'project-day', column: 'occurred_at', type: 'instant' }, order: ['occurred_at', 'conversation_id', 'position'], changes: { stampedBy: 'conversations' } },
   ],
   priority: 0,
   label: 'assistant turns',

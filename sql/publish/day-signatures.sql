@@ -1,43 +1,16 @@
--- One row per (project_id, UTC day of occurred_at) present in conversations or sources, with a
--- signature of its content: the export rewrites a partition when its signature differs from the
--- one in the lake manifest. One scan of each table. $from / $to (NULL: unbounded) limit it to the
--- occurred_at range [$from, $to) (the read surface recomputes only the days a run touched).
---   turns:   row count, max(updated_at) (moves when a value of a turn changes) and max(last_seen_at)
---            (moves on every re-read without touching updated_at; it is an exported column too).
---   sources: row count and an order-independent content hash (sum, not xor, so duplicates count):
---            a re-read turn's sources are replaced without moving the turn's updated_at.
-WITH turns AS (
-  SELECT project_id,
-         CAST(timezone('UTC', occurred_at) AS DATE) AS day,
-         count(*)                                   AS rows,
-         max(updated_at)                            AS max_updated_at,
-         max(last_seen_at)                          AS max_last_seen_at
-  FROM conversations
-  WHERE occurred_at >= coalesce(CAST($from AS TIMESTAMPTZ), '-infinity'::TIMESTAMPTZ)
-    AND occurred_at <  coalesce(CAST($to AS TIMESTAMPTZ), 'infinity'::TIMESTAMPTZ)
-  GROUP BY ALL
-), cited AS (
-  SELECT project_id,
-         CAST(timezone('UTC', occurred_at) AS DATE)                          AS day,
-         count(*)                                                            AS source_rows,
-         sum(hash(conversation_id, occurred_at, position, title, url))      AS source_hash
-  FROM sources
-  WHERE occurred_at >= coalesce(CAST($from AS TIMESTAMPTZ), '-infinity'::TIMESTAMPTZ)
-    AND occurred_at <  coalesce(CAST($to AS TIMESTAMPTZ), 'infinity'::TIMESTAMPTZ)
-  GROUP BY ALL
-)
-SELECT
-  coalesce(t.project_id, c.project_id)                                       AS project_id,
-  strftime(coalesce(t.day, c.day), '%Y-%m-%d')                              AS day,
-  CAST(coalesce(t.rows, 0) AS BIGINT)                                        AS rows,
-  CAST(coalesce(c.source_rows, 0) AS BIGINT)                                 AS source_rows,
-  strftime(timezone('UTC', t.max_updated_at), '%Y-%m-%dT%H:%M:%S.%fZ')      AS max_updated_at,
-  concat_ws('/',
-    coalesce(t.rows, 0),
-    coalesce(CAST(epoch_us(t.max_updated_at) AS VARCHAR), '-'),
-    coalesce(CAST(epoch_us(t.max_last_seen_at) AS VARCHAR), '-'),
-    coalesce(c.source_rows, 0),
-    coalesce(CAST(c.source_hash AS VARCHAR), '-'))                           AS signature
-FROM turns t
-FULL OUTER JOIN cited c ON t.project_id = c.project_id AND t.day = c.day
+-- One row per (project_id, UTC day) of one partitioned table of the read surface, with a signature
+-- of its content: a publish rewrites a segment when a day's signature differs from the previous
+-- catalog's. The placeholders (double braces) are filled from the table's lake declaration
+-- (src/sync/publish/segment-signatures.ts): the table (quoted), the day (the UTC day of its instant
+-- column, or its date column), the range (the time column within [$from, $to); NULL: unbounded, so
+-- the publish recomputes only the days a run touched) and the signature: the row count and the
+-- maxima of the declared `versions` columns (which move whenever a row changes), or without them
+-- the row count and an order-independent hash of every row (sum, not xor, so duplicates count).
+SELECT project_id,
+       strftime({{day}}, '%Y-%m-%d') AS day,
+       CAST(count(*) AS BIGINT)      AS rows,
+       {{signature}}                 AS signature
+FROM {{table}} AS t
+WHERE {{range}}
+GROUP BY ALL
 ORDER BY 1, 2;

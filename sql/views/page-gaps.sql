@@ -37,7 +37,7 @@ WITH daily AS (
 ), terms AS (
   SELECT project_id, search_query, sum(hits) AS hits,
          sum(hits * ctr) / nullif(sum(hits), 0) AS ctr,
-         arg_max(top_clicked_page, hits * ctr) FILTER (WHERE top_clicked_page IS NOT NULL) AS page
+         arg_max(top_clicked_page, (hits * ctr, top_clicked_page)) FILTER (WHERE top_clicked_page IS NOT NULL) AS page
   FROM searches_daily GROUP BY ALL
 ), searches AS (
   SELECT project_id, regexp_replace(page, '(.)/+$', '\1') AS path, sum(hits) AS search_hits,

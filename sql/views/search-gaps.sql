@@ -8,7 +8,7 @@ SELECT
   search_query,
   sum(hits)                                                        AS hits,
   round(sum(hits * ctr) / nullif(sum(hits), 0), 4)                 AS ctr,
-  arg_max(top_clicked_page, hits * ctr) FILTER (WHERE top_clicked_page IS NOT NULL) AS top_clicked_page,
+  arg_max(top_clicked_page, (hits * ctr, top_clicked_page)) FILTER (WHERE top_clicked_page IS NOT NULL) AS top_clicked_page,
   count(*)                                                         AS days,
   min(day)                                                         AS first_day,
   max(day)                                                         AS last_day,

@@ -13,8 +13,11 @@ export interface PartitionRows {
   source: string;
   /** Only this project's rows (the column is `project_id` in every partitioned table). */
   projectId?: string;
-  /** Only the rows of this time range: an instant column in [from, to), or a date column equal to `date`. */
-  time?: { column: string; from: string; to: string } | { column: string; date: string };
+  /**
+   * Only the rows of this time range: an instant column in [from, to), a date column equal to
+   * `date`, or a date column in the UTC days of [from, to) (`dates`).
+   */
+  time?: { column: string; from: string; to: string; dates?: true } | { column: string; date: string };
   /** Row order in the file: column names, or 'all' (ORDER BY ALL); none: the source's order (no sort). */
   order?: readonly string[] | 'all';
   /** COPY options after FORMAT and COMPRESSION, e.g. `FIELD_IDS {...}`. */
@@ -36,6 +39,10 @@ export function partitionCopy(p: PartitionRows): { sql: string; params: Record<s
   if (p.time && 'date' in p.time) {
     filter.push(`${quotedIdentifier(p.time.column)} = CAST($date AS DATE)`);
     params.date = p.time.date;
+  } else if (p.time?.dates) {
+    const c = quotedIdentifier(p.time.column);
+    filter.push(`${c} >= CAST($from AS DATE) AND ${c} < CAST($to AS DATE)`);
+    Object.assign(params, { from: p.time.from.slice(0, 10), to: p.time.to.slice(0, 10) });
   } else if (p.time) {
     const c = quotedIdentifier(p.time.column);
     filter.push(`${c} >= CAST($from AS TIMESTAMPTZ) AND ${c} < CAST($to AS TIMESTAMPTZ)`);

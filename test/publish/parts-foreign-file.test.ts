@@ -8,6 +8,7 @@ import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/ware
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { tempDir } from '../helpers/tmp.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;
@@ -29,7 +30,7 @@ afterAll(() => {
 
 it('a foreign file in the parts folder survives two publishes; a stray file of ours and a stale temporary are swept', async () => {
   const readPath = join(tmp.dir, 'read', 'w.duckdb');
-  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 0 };
+  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 0, lakeTables: LAKE_TABLES };
   await publishCatalog(wh.conn, settings, new Date('2026-11-05T12:00:00Z'), true);
   const parts = readSurfaceDir(readPath);
   const foreign = [join(parts, 'notes.txt'), join(parts, 'conversations', 'project_id=alpha', 'README.md'), join(parts, '_tables', 'keep.parquet')];

@@ -152,7 +152,8 @@ describe('the read catalog', () => {
     const changed = m.tables.filter((t) => first.tables.find((f) => f.table === t.table)?.file !== t.file);
     expect(changed.map((t) => t.table).sort().every((t) => RUN_LOG.includes(t)), JSON.stringify(changed)).toBe(true);
     const kept = m.tables.filter((t) => t.file !== null && !changed.includes(t)).map((t) => t.table);
-    for (const t of ['gap_topic_members', 'gap_topics', 'projects', 'schema_migrations']) expect(kept).toContain(t);
+    // (gap_topic_members, declared by day in the lake, is partitioned: its segments are in m.segments above.)
+    for (const t of ['gap_topics', 'projects', 'schema_migrations']) expect(kept).toContain(t);
     expect(same.published?.files).toMatchObject({ written: changed.filter((t) => t.file !== null).length, deleted: 0 });
     const before = partsOf('conversations', 'alpha');
 

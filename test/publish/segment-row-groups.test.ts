@@ -9,6 +9,7 @@ import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from '../../src/sync/publish/surface-tables.js';
 import { tempDir } from '../helpers/tmp.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 
 const TURNS = 45_000;
 let tmp: ReturnType<typeof tempDir>;
@@ -35,7 +36,7 @@ afterAll(async () => {
 describe('read surface Parquet row groups', () => {
   it(`a day of ${TURNS.toLocaleString('en-US')} turns is written in row groups of at most ${SEGMENT_ROW_GROUP_ROWS.toLocaleString('en-US')} rows, every row kept`, async () => {
     const readPath = join(tmp.dir, 'read', 'w.duckdb');
-    const r = await publishCatalog(wh.conn, { readPath, readSurface: 'catalog', readGraceMs: 86_400_000 }, new Date('2026-11-05T12:00:00Z'), true);
+    const r = await publishCatalog(wh.conn, { readPath, readSurface: 'catalog', readGraceMs: 86_400_000, lakeTables: LAKE_TABLES }, new Date('2026-11-05T12:00:00Z'), true);
     expect(r.files?.written).toBeGreaterThanOrEqual(1);
     const glob = join(readSurfaceDir(readPath), 'conversations', '**', '*.parquet');
     const groups = (await wh.conn.runAndReadAll(

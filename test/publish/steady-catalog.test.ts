@@ -10,6 +10,7 @@ import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { tempDir } from '../helpers/tmp.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;
@@ -53,7 +54,7 @@ async function expectSameRows(readPath: string, names: string[]): Promise<void> 
 
 it('a steady publish replaces only the views whose files changed; every name still answers the warehouse\'s rows', async () => {
   const readPath = join(tmp.dir, 'read', 'w.duckdb');
-  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 86_400_000 };
+  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 86_400_000, lakeTables: LAKE_TABLES };
   const views = sqlFolder('views').map((v) => /CREATE OR REPLACE VIEW (\w+)/.exec(v.sql)![1]!);
   const first = await publishCatalog(wh.conn, settings, new Date('2026-11-05T12:00:00Z'), true);
   expect(first.views).toBeGreaterThan(40);

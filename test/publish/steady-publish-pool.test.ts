@@ -13,10 +13,12 @@ import { publishCatalog, type PublishSettings } from '../../src/sync/publish/rea
 import { readDaySignatures } from '../../src/sync/publish/surface-days.js';
 import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { surfacePartitionedTables } from '../../src/sync/publish/surface-tables.js';
 
 const tmp = tempDir('docs-etl-steady-pool-');
 const path = join(tmp.dir, 'w.duckdb');
-const settings: PublishSettings = { readPath: join(tmp.dir, 'read', 'w.duckdb'), readSurface: 'catalog', readGraceMs: 86_400_000 };
+const settings: PublishSettings = { readPath: join(tmp.dir, 'read', 'w.duckdb'), readSurface: 'catalog', readGraceMs: 86_400_000, lakeTables: LAKE_TABLES };
 const NOW = new Date('2026-11-20T12:00:00Z');
 afterAll(() => tmp.cleanup());
 
@@ -67,10 +69,10 @@ it('the first publish of a new UTC day, which finds nothing new, leaves no more 
 it('signing every day of the history (the first publish of a UTC day) leaves no more than the scan pool', async () => {
   // A later step lowers the pool too, so the day signatures are measured on their own, cold.
   await withColdWarehouse(path, async (wh) => {
-    const state = await readDaySignatures(wh.conn, null, true, NOW);
+    const state = await readDaySignatures(wh.conn, surfacePartitionedTables(LAKE_TABLES, new Set(['conversations', 'sources'])), null, true, NOW);
     expect(state.recomputed).toBe('all');
-    expect(state.days.reduce((n, d) => n + d.rows, 0)).toBe(400_000);
-    expect(state.days.reduce((n, d) => n + d.sourceRows, 0)).toBe(800_000);
+    expect(state.days.filter((d) => d.table === 'conversations').reduce((n, d) => n + d.rows, 0)).toBe(400_000);
+    expect(state.days.filter((d) => d.table === 'sources').reduce((n, d) => n + d.rows, 0)).toBe(800_000);
     expect(await poolBytes(wh)).toBeLessThanOrEqual(memorySizeBytes(SCAN_MEMORY_LIMIT)!);
   });
 }, 60_000);

@@ -11,6 +11,7 @@ import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';
 import { tempDir } from '../helpers/tmp.js';
+import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;
@@ -55,7 +56,7 @@ async function catalogNames(path: string): Promise<string[]> {
 it('the writer-only tables are not in the read catalog, and a publish after only they changed writes no file but the catalog', async () => {
   expect([...WRITER_ONLY_TABLES].sort()).toEqual(['alert_state', 'gap_topic_df', 'gap_topic_questions', 'gap_topic_terms']);
   const readPath = join(tmp.dir, 'read', 'w.duckdb');
-  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 86_400_000 };
+  const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 86_400_000, lakeTables: LAKE_TABLES };
   await publishCatalog(wh.conn, settings, new Date('2026-11-05T12:00:00Z'), true);
   const names = await catalogNames(readPath);
   for (const t of WRITER_ONLY_TABLES) {

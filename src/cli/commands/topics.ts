@@ -11,6 +11,7 @@ import { explainReadError, openWarehouse } from '../../warehouse/warehouse.js';
 import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { publishRead } from '../../sync/publish/read-surface.js';
+import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
 import { updateGapTopics } from '../../outputs/topics/update-topics.js';
 import { queryJsonConverter } from '../../outputs/query/json-values.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
@@ -63,7 +64,7 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
           }
           const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, { force: true });
           if (update.failed.length) throw new Error(`gap topics failed for ${update.failed.map((f) => `${f.projectId} (${f.error})`).join(', ')}`);
-          await publishRead(wh.conn, wh.path, cfg, systemClock.now());
+          await publishRead(wh.conn, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, systemClock.now());
           for (const r of update.results) {
             ctx.stderr.write(`${r.projectId}: ${r.topics.toLocaleString('en-US')} topics from ${r.questions.toLocaleString('en-US')} questions (${r.turns.toLocaleString('en-US')} turns)`
               + `${r.questionsSkipped ? `, ${r.questionsSkipped.toLocaleString('en-US')} least asked over the cap` : ''} in ${(r.durationMs / 1000).toFixed(1)}s, peak RSS ${Math.round(r.peakRssBytes / 1048576)} MB\n`);

@@ -31,6 +31,16 @@ export interface LakeTable {
   layout: LakeLayout;
   /** Row order inside a file (column names of the SELECT). */
   order: readonly string[];
+  /**
+   * How a run's changes to a 'project-day' table show, for the read surface's change detection
+   * (src/sync/publish/surface-days.ts); absent: every day is signed at every publish by a hash of
+   * its rows. `stamp`: a column every merge sets to its own time on each row it writes or re-reads
+   * (only the days of rows stamped since the last publish are signed again); `stampedBy`: a table
+   * whose stamp covers this one's rows (rewritten with it); `versions`: columns whose per-day
+   * maximum moves whenever a row changes (the day's signature is its row count and their maxima,
+   * cheaper than hashing the rows).
+   */
+  changes?: { stamp?: string; stampedBy?: string; versions?: readonly string[] };
 }
 
 /** The table's lake SELECT: generated, or its SQL file's, without a trailing semicolon. */

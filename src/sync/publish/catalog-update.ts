@@ -8,9 +8,9 @@
 // every table and view after steady publishes).
 import { copyFileSync, constants } from 'node:fs';
 import { createHash } from 'node:crypto';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlFolder } from '../../warehouse/sql-files.js';
-import { CATALOG_ALIAS, MANIFEST_SCHEMA, MANIFEST_TABLE, ident, literal, parquetViewSql, type Column } from './catalog.js';
+import { CATALOG_ALIAS, MANIFEST_SCHEMA, MANIFEST_TABLE, parquetViewSql, type Column } from './catalog.js';
 
 /** Bump when writeCatalog's output changes shape: a catalog of another key is written anew. */
 const CATALOG_FORMAT = 1;
@@ -44,12 +44,12 @@ export async function updateCatalog(conn: DuckDBConnection, a: {
   manifest: string;
 }): Promise<void> {
   copyFileSync(a.from, a.path, constants.COPYFILE_EXCL);
-  await conn.run(`ATTACH ${literal(a.path)} AS ${CATALOG_ALIAS}`);
+  await conn.run(`ATTACH ${quotedString(a.path)} AS ${CATALOG_ALIAS}`);
   try {
     await conn.run('BEGIN TRANSACTION');
     try {
       for (const table of a.changed) {
-        const sql = parquetViewSql(`${CATALOG_ALIAS}.main.${ident(table)}`, a.columns.get(table)!, a.parquet.get(table)!);
+        const sql = parquetViewSql(`${CATALOG_ALIAS}.main.${quotedIdentifier(table)}`, a.columns.get(table)!, a.parquet.get(table)!);
         await conn.run(sql.replace(/^CREATE VIEW /, 'CREATE OR REPLACE VIEW '));
       }
       await conn.run(`UPDATE ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} SET manifest = $m`, { m: a.manifest });

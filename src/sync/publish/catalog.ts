@@ -7,17 +7,14 @@
 //   - every view of sql/views, created in the catalog so they read the tables above;
 //   - docs_etl.read_surface: the publish's own manifest (which files are current, which retired).
 // DuckDB cannot bind a file path or an attached database name as a parameter, so those (our own
-// paths and identifiers, never user values) are quoted literals; row values are never spliced.
-import type { DuckDBConnection } from '@duckdb/node-api';
+// paths and identifiers, never user values) are quoted with DuckDB's own quoting (quotedString, quotedIdentifier); row values are never spliced.
+import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlFile, sqlFolder } from '../../warehouse/sql-files.js';
 
 export interface Column {
   name: string;
   type: string;
 }
-
-export const ident = (s: string): string => `"${s.replaceAll('"', '""')}"`;
-export const literal = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 /** Schema and table of the publish's manifest inside the catalog. */
 export const MANIFEST_SCHEMA = 'docs_etl';
@@ -37,9 +34,9 @@ export async function readTableColumns(conn: DuckDBConnection): Promise<Map<stri
 
 /** A view over Parquet files with the table's exact columns and types (no files: no rows). */
 export function parquetViewSql(target: string, columns: readonly Column[], files: readonly string[]): string {
-  const select = columns.map((c) => `CAST(${ident(c.name)} AS ${c.type}) AS ${ident(c.name)}`).join(', ');
-  if (!files.length) return `CREATE VIEW ${target} AS SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${ident(c.name)}`).join(', ')} WHERE false`;
-  return `CREATE VIEW ${target} AS SELECT ${select} FROM read_parquet([${files.map(literal).join(', ')}])`;
+  const select = columns.map((c) => `CAST(${quotedIdentifier(c.name)} AS ${c.type}) AS ${quotedIdentifier(c.name)}`).join(', ');
+  if (!files.length) return `CREATE VIEW ${target} AS SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${quotedIdentifier(c.name)}`).join(', ')} WHERE false`;
+  return `CREATE VIEW ${target} AS SELECT ${select} FROM read_parquet([${files.map(quotedString).join(', ')}])`;
 }
 
 /**
@@ -54,18 +51,18 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
   manifest: string;
 }): Promise<void> {
   const wh = String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-  await conn.run(`ATTACH ${literal(a.path)} AS ${CATALOG_ALIAS}`);
+  await conn.run(`ATTACH ${quotedString(a.path)} AS ${CATALOG_ALIAS}`);
   try {
     for (const [table, columns] of a.columns) {
-      const target = `${CATALOG_ALIAS}.main.${ident(table)}`;
+      const target = `${CATALOG_ALIAS}.main.${quotedIdentifier(table)}`;
       const files = a.parquet.get(table);
       if (files) await conn.run(parquetViewSql(target, columns, files));
-      else await conn.run(`CREATE TABLE ${target} AS SELECT * FROM ${ident(wh)}.main.${ident(table)}`);
+      else await conn.run(`CREATE TABLE ${target} AS SELECT * FROM ${quotedIdentifier(wh)}.main.${quotedIdentifier(table)}`);
     }
     for (const m of (await conn.runAndReadAll(sqlFile('publish/macros.sql'))).getRowObjectsJS()) {
-      const params = (m.parameters as unknown[]).map((p) => ident(String(p))).join(', ');
+      const params = (m.parameters as unknown[]).map((p) => quotedIdentifier(String(p))).join(', ');
       const table = m.function_type === 'table_macro' ? 'TABLE ' : '';
-      await conn.run(`CREATE MACRO ${CATALOG_ALIAS}.main.${ident(String(m.function_name))}(${params}) AS ${table}${String(m.macro_definition)}`);
+      await conn.run(`CREATE MACRO ${CATALOG_ALIAS}.main.${quotedIdentifier(String(m.function_name))}(${params}) AS ${table}${String(m.macro_definition)}`);
     }
     await conn.run(`CREATE SCHEMA ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}`);
     await conn.run(`CREATE TABLE ${CATALOG_ALIAS}.${MANIFEST_SCHEMA}.${MANIFEST_TABLE} (manifest VARCHAR)`);
@@ -75,7 +72,7 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
     try {
       for (const v of sqlFolder('views')) await conn.run(v.sql);
     } finally {
-      await conn.run(`USE ${ident(wh)}`);
+      await conn.run(`USE ${quotedIdentifier(wh)}`);
     }
   } finally {
     await conn.run(`DETACH ${CATALOG_ALIAS}`);
@@ -89,7 +86,7 @@ export async function writeCatalog(conn: DuckDBConnection, a: {
  */
 export async function readCatalogManifest(conn: DuckDBConnection, path: string): Promise<{ manifest: string | null } | { error: string }> {
   try {
-    await conn.run(`ATTACH ${literal(path)} AS ${PREVIOUS} (READ_ONLY)`);
+    await conn.run(`ATTACH ${quotedString(path)} AS ${PREVIOUS} (READ_ONLY)`);
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

@@ -32,6 +32,7 @@ import { publishNativeTables } from './surface-native.js';
 import { readableTables } from './writer-only-tables.js';
 import { catalogKey, changedViews, updateCatalog } from './catalog-update.js';
 import { sqlFolder } from '../../warehouse/sql-files.js';
+import type { LakeTable } from '../pipeline/lake-table.js';
 
 export const READ_SURFACES = ['catalog', 'copy'] as const;
 export type ReadSurface = (typeof READ_SURFACES)[number];
@@ -43,6 +44,12 @@ export interface PublishSettings {
   readPath: string;
   readSurface: ReadSurface;
   readGraceMs: number;
+  /**
+   * The lake declarations (pipelines/lake-tables.ts, passed in by whoever composes the run): their
+   * 'project-day' tables are partitioned by day (src/sync/publish/surface-tables.ts). Absent: the
+   * previous catalog's partitioned tables (none: every table whole).
+   */
+  lakeTables?: readonly LakeTable[];
 }
 
 /**
@@ -73,11 +80,13 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   const prior = await readPreviousCatalog(conn, readPath);
   const stored = prior.kind === 'read' ? prior.manifest : null;
   const previous = stored ?? emptyManifest();
-  const tables = surfacePartitionedTables();
   // The writer's own state tables are left out (writer-only-tables.ts): not signed, not written.
   const columns = readableTables(await readTableColumns(conn));
-  const schemaHash = createHash('sha256').update(JSON.stringify(tables.map((t) => [t.name, columns.get(t.name)]))).digest('hex');
-  const dayState = await readDaySignatures(conn, stored, full, now);
+  const tables = s.lakeTables ? surfacePartitionedTables(s.lakeTables, new Set(columns.keys())) : previous.partitioned.filter((t) => columns.has(t.name));
+  // A table partitioned otherwise than before (a new declaration, another time column) is signed anew.
+  const same = stored !== null && JSON.stringify(stored.partitioned) === JSON.stringify(tables);
+  const schemaHash = (table: string) => createHash('sha256').update(JSON.stringify([table, columns.get(table), tables.find((t) => t.name === table)])).digest('hex');
+  const dayState = await readDaySignatures(conn, tables, same ? stored : null, full, now);
   const segments = segmentSignatures(dayState.days, now, schemaHash);
   const plan = planSegments({ segments, previous: previous.segments, fileSize: (rel) => fileSize(partsDir, rel) });
 
@@ -90,22 +99,12 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   for (const { partition: p } of plan.write) {
     const old = before.get(partitionId(p));
     if (old) retiring.push(...entryFiles(old));
-    const entry: PartitionEntry = {
-      projectId: p.projectId, date: p.date, signature: p.signature, rows: 0, sourceRows: 0,
-      maxUpdatedAt: p.maxUpdatedAt, files: {}, bytes: {}, exportedAt: now.toISOString(),
-    };
-    for (const t of tables) {
-      if ((t.name === 'conversations' ? p.rows : p.sourceRows) === 0) continue;
-      const rel = segmentFile(t.name, p.projectId, p.date, token);
-      const f = await writeSegmentFile(conn, partsDir, t, p.projectId, p.date, rel, token);
-      entry.files[t.name] = rel;
-      entry.bytes![t.name] = f.bytes;
-      if (t.name === 'conversations') entry.rows = f.rows;
-      else entry.sourceRows = f.rows;
-      bytes += f.bytes;
-      written++;
-    }
-    next.push(entry);
+    const t = tables.find((x) => x.name === p.table)!;
+    const rel = segmentFile(t.name, p.projectId, p.date, token);
+    const f = await writeSegmentFile(conn, partsDir, t, p.projectId, p.date, rel, token);
+    next.push({ ...p, rows: f.rows, files: { [t.name]: rel }, bytes: { [t.name]: f.bytes }, exportedAt: now.toISOString() });
+    bytes += f.bytes;
+    written++;
   }
 
   // The other tables: one file each, written again only when its content signature changed.
@@ -128,8 +127,8 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
   const expired = retired.filter((r) => Date.parse(r.retiredAt) + s.readGraceMs <= now.getTime());
   const key = catalogKey(columns, dayState.migrations, partsDir);
   const manifest: SurfaceManifest = {
-    ...emptyManifest(), days: dayState.days, watermark: dayState.watermark, migrations: dayState.migrations, fullDay: dayState.fullDay,
-    segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries, catalogKey: key,
+    ...emptyManifest(), days: dayState.days, watermarks: dayState.watermarks, migrations: dayState.migrations, fullDay: dayState.fullDay,
+    partitioned: tables, segments: next, retired: retired.filter((r) => !expired.includes(r)), tables: native.entries, catalogKey: key,
   };
   const parquet = parquetFiles(manifest, partsDir);
 
@@ -172,7 +171,7 @@ export async function publishCatalog(conn: DuckDBConnection, s: PublishSettings,
 
 /** Each table's files in the catalog's views, by absolute path: the day segments' and the whole tables'. */
 function parquetFiles(m: SurfaceManifest, partsDir: string): Map<string, string[]> {
-  const parquet = new Map(surfacePartitionedTables().map((t) => [t.name as string, m.segments.flatMap((e) => {
+  const parquet = new Map(m.partitioned.map((t) => [t.name, m.segments.flatMap((e) => {
     const rel = e.files[t.name];
     return rel === undefined ? [] : [surfacePath(partsDir, rel)];
   })]));

@@ -1,27 +1,27 @@
-// The read surface's change detection: per (project, UTC day) of the assistant tables, a content
-// signature (sql/publish/day-signatures.sql: turns, max(updated_at), max(last_seen_at), the sources'
-// count and hash), and the plan that compares segments of those days with the previous catalog's
-// entries. The lake export has its own per-file signatures over declared tables
-// (src/outputs/lake/signatures.ts); the read surface keeps day signatures because it groups days into
-// segments (closed months) and recomputes only the days a run touched.
-import type { DuckDBConnection } from '@duckdb/node-api';
+// The read surface's change detection: per partitioned table and (project, UTC day), a content
+// signature (sql/publish/day-signatures.sql, filled from the table's lake declaration), and the
+// plan that compares segments of those days with the previous catalog's entries. The lake export
+// has its own per-file signatures over declared tables (src/outputs/lake/signatures.ts); the read
+// surface keeps day signatures because it groups days into segments (closed months) and
+// recomputes only the days a run touched.
+import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { fileCheck } from '../../warehouse/partition-files.js';
+import type { SurfaceTable } from './surface-tables.js';
 
 export interface PartitionSignature {
+  table: string;
   projectId: string;
   /** A UTC day (YYYY-MM-DD), or for a segment its key (a day or a closed month, YYYY-MM). */
   date: string;
   signature: string;
   rows: number;
-  sourceRows: number;
-  maxUpdatedAt: string | null;
 }
 
-/** A segment as the catalog's manifest keeps it: its signature and its files (paths relative to the parts folder). */
+/** A segment as the catalog's manifest keeps it: its signature and its file (path relative to the parts folder), by table. */
 export interface PartitionEntry extends PartitionSignature {
-  files: { conversations?: string; sources?: string };
-  bytes?: { conversations?: number; sources?: number };
+  files: Record<string, string>;
+  bytes?: Record<string, number>;
   exportedAt: string;
 }
 
@@ -35,22 +35,40 @@ export interface PartitionPlan {
   remove: PartitionEntry[];
 }
 
-/** Every partition, or only those whose day lies in the UTC instant range [from, to). */
+/** The UTC day of a row of `t` (a SQL expression over alias t). */
+export function dayExpr(t: SurfaceTable): string {
+  const c = `t.${quotedIdentifier(t.timeColumn)}`;
+  return t.timeType === 'instant' ? `CAST(timezone('UTC', ${c}) AS DATE)` : c;
+}
+
+/** The day-signature query of one table, from its declaration. */
+export function daySignatureSql(t: SurfaceTable): string {
+  const c = `t.${quotedIdentifier(t.timeColumn)}`;
+  const type = t.timeType === 'instant' ? 'TIMESTAMPTZ' : 'DATE';
+  const range = `${c} >= coalesce(CAST($from AS ${type}), '-infinity'::${type}) AND ${c} < coalesce(CAST($to AS ${type}), 'infinity'::${type})`;
+  // A maximum's hash, not its text: a TIMESTAMPTZ's text follows the session's TimeZone.
+  const parts = t.versions?.length
+    ? t.versions.map((v) => `CAST(hash(max(t.${quotedIdentifier(v)})) AS VARCHAR)`)
+    : ['CAST(coalesce(sum(hash(t)), 0) AS VARCHAR)'];
+  return sqlFile('publish/day-signatures.sql')
+    .replaceAll('{{table}}', () => quotedIdentifier(t.name))
+    .replaceAll('{{day}}', () => dayExpr(t))
+    .replaceAll('{{range}}', () => range)
+    .replaceAll('{{signature}}', () => `concat_ws('/', count(*), ${parts.join(', ')})`);
+}
+
+/** Every day of the table, or only those in the UTC instant range [from, to). */
 export async function readPartitionSignatures(
-  conn: DuckDBConnection, range: { from: string | null; to: string | null } = { from: null, to: null },
+  conn: DuckDBConnection, t: SurfaceTable, range: { from: string | null; to: string | null } = { from: null, to: null },
 ): Promise<PartitionSignature[]> {
-  const rows = (await conn.runAndReadAll(sqlFile('publish/day-signatures.sql'), range)).getRowObjectsJS();
+  const bound = (v: string | null) => (v === null || t.timeType === 'instant' ? v : v.slice(0, 10));
+  const rows = (await conn.runAndReadAll(daySignatureSql(t), { from: bound(range.from), to: bound(range.to) })).getRowObjectsJS();
   return rows.map((r) => ({
-    projectId: String(r.project_id),
-    date: String(r.day),
-    signature: String(r.signature),
-    rows: Number(r.rows),
-    sourceRows: Number(r.source_rows),
-    maxUpdatedAt: r.max_updated_at === null ? null : String(r.max_updated_at),
+    table: t.name, projectId: String(r.project_id), date: String(r.day), signature: String(r.signature), rows: Number(r.rows),
   }));
 }
 
-export const partitionId = (p: { projectId: string; date: string }): string => `${p.projectId}\u0000${p.date}`;
+export const partitionId = (p: { table: string; projectId: string; date: string }): string => `${p.table}\u0000${p.projectId}\u0000${p.date}`;
 
 /** Write a segment that is new, changed, or whose file is missing or of another size; remove what is gone. */
 export function planPartitions(a: {
@@ -72,12 +90,7 @@ export function planPartitions(a: {
 }
 
 function fileProblem(e: PartitionEntry, size: (rel: string) => number | undefined): WriteReason | null {
-  if ((e.rows > 0) !== (e.files.conversations !== undefined)) return 'missing-file';
-  if ((e.sourceRows > 0) !== (e.files.sources !== undefined)) return 'missing-file';
-  for (const table of ['conversations', 'sources'] as const) {
-    const rel = e.files[table];
-    const problem = rel === undefined ? null : fileCheck(size(rel), e.bytes?.[table] ?? size(rel) ?? 0);
-    if (problem) return problem;
-  }
-  return null;
+  const rel = e.files[e.table];
+  if ((e.rows > 0) !== (rel !== undefined)) return 'missing-file';
+  return rel === undefined ? null : fileCheck(size(rel), e.bytes?.[e.table] ?? size(rel) ?? 0);
 }

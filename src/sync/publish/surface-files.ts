@@ -35,7 +35,8 @@ export async function writeSegmentFile(
   // merged window by window: a sort of a month would spill and cost time and memory), in bounded
   // row groups (SEGMENT_ROW_GROUP_ROWS).
   const rows: PartitionRows = {
-    source: wholeTable(t.name), projectId, time: { column: t.timeColumn, ...segmentRange(key) }, rowGroupRows: SEGMENT_ROW_GROUP_ROWS,
+    source: wholeTable(t.name), projectId, rowGroupRows: SEGMENT_ROW_GROUP_ROWS,
+    time: { column: t.timeColumn, ...segmentRange(key), ...(t.timeType === 'date' && { dates: true as const }) },
   };
   try {
     mkdirSync(dirname(final), { recursive: true });

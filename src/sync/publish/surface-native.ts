@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import { commitFile } from '../../core/atomic-file.js';
 import { tempName } from '../../warehouse/partition-files.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
-import { ident, type Column } from './catalog.js';
+import type { Column } from './catalog.js';
 import { surfacePath } from './surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from './surface-tables.js';
 import { withScanMemory } from '../../warehouse/scan-memory.js';
@@ -85,7 +85,7 @@ async function signTables(conn: DuckDBConnection, tables: ReadonlyMap<string, re
   return withScanMemory(conn, async () => {
     const out = new Map<string, { rows: number; signature: string }>();
     for (const [table, columns] of tables) {
-      const res = (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', ident(table)))).getRowObjectsJS()[0]!;
+      const res = (await conn.runAndReadAll(sqlFile('publish/table-signature.sql').replaceAll('{{table}}', quotedIdentifier(table)))).getRowObjectsJS()[0]!;
       const rows = Number(res.n);
       out.set(table, { rows, signature: createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex') });
     }
@@ -97,7 +97,7 @@ async function writeTableFile(conn: DuckDBConnection, final: string, table: stri
   const tmp = join(dirname(final), tempName(basename(final), token));
   try {
     mkdirSync(dirname(final), { recursive: true });
-    await conn.run(sqlFile('publish/copy-table.sql').replaceAll('{{table}}', ident(table)), { file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
+    await conn.run(sqlFile('publish/copy-table.sql').replaceAll('{{table}}', quotedIdentifier(table)), { file: tmp, row_group_rows: SEGMENT_ROW_GROUP_ROWS });
     commitFile(tmp, final);
     return statSync(final).size;
   } catch (err) {

@@ -1,12 +1,12 @@
 // Which files a publish of the read surface writes: a pure decision from the warehouse's
-// per-(project, UTC day) signatures (the lake export's, src/outputs/lake/signatures.ts), the previous
+// per-table, per-(project, UTC day) signatures (src/sync/publish/segment-signatures.ts), the previous
 // catalog's manifest and the files on disk, made by the lake export's own planner
 // (src/outputs/lake/export-plan.ts) over SEGMENTS instead of days:
 //   - a day of a month still open is its own segment (re-reads, late arrivals rewrite one day);
 //   - a closed month (its last day CLOSE_MONTH_AFTER_MS past) is ONE segment per project: its day
 //     files are compacted into one file when it closes, so the file count stays in the hundreds.
-// A segment's signature is a hash of its days' signatures and of the tables' column lists, so a
-// changed day rewrites only its segment and a migration (new column) rewrites every segment.
+// A segment's signature is a hash of its days' signatures and of its table's column list, so a
+// changed day rewrites only its segment and a new column rewrites every segment of its table.
 import { createHash } from 'node:crypto';
 import { planPartitions, type PartitionEntry, type PartitionPlan, type PartitionSignature } from './segment-signatures.js';
 
@@ -37,25 +37,25 @@ export function segmentRange(key: string): { from: string; to: string } {
   throw new Error(`invalid read-surface segment ${key}`);
 }
 
-/** Day signatures grouped into segments (the `date` of a segment is its key), in key order. */
-export function segmentSignatures(days: readonly PartitionSignature[], now: Date, schemaHash: string): PartitionSignature[] {
+/**
+ * Day signatures grouped into segments per table (the `date` of a segment is its key), in key
+ * order. `schemaHash` is per table: a changed column list rewrites every segment of that table.
+ */
+export function segmentSignatures(days: readonly PartitionSignature[], now: Date, schemaHash: (table: string) => string): PartitionSignature[] {
   const groups = new Map<string, PartitionSignature[]>();
   for (const d of days) {
-    const id = JSON.stringify([d.projectId, segmentKeyOf(d.date, now)]);
+    const id = JSON.stringify([d.table, d.projectId, segmentKeyOf(d.date, now)]);
     groups.set(id, [...(groups.get(id) ?? []), d]);
   }
   const out: PartitionSignature[] = [];
   for (const [id, ds] of groups) {
-    const [projectId, key] = JSON.parse(id) as [string, string];
-    const hash = createHash('sha256').update(schemaHash);
+    const [table, projectId, key] = JSON.parse(id) as [string, string, string];
+    const hash = createHash('sha256').update(schemaHash(table));
     for (const d of ds) hash.update(`|${d.date}:${d.signature}`);
-    out.push({
-      projectId, date: key, signature: hash.digest('hex'),
-      rows: ds.reduce((n, d) => n + d.rows, 0), sourceRows: ds.reduce((n, d) => n + d.sourceRows, 0),
-      maxUpdatedAt: ds.map((d) => d.maxUpdatedAt).filter((x): x is string => x !== null).sort().at(-1) ?? null,
-    });
+    out.push({ table, projectId, date: key, signature: hash.digest('hex'), rows: ds.reduce((n, d) => n + d.rows, 0) });
   }
-  return out.sort((a, b) => (a.projectId === b.projectId ? a.date.localeCompare(b.date) : a.projectId.localeCompare(b.projectId)));
+  const k = (p: PartitionSignature): string => `${p.table}\u0000${p.projectId}\u0000${p.date}`;
+  return out.sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
 }
 
 /** Write / keep / remove per segment: the lake export's planner, over segments. */

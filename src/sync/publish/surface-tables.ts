@@ -1,25 +1,36 @@
-// Which warehouse tables the read surface keeps as immutable Parquet partitions, and how they are
-// partitioned. This is the ONE list: the assistant's turns and their sources, partitioned by
-// project and UTC day of occurred_at, whose per-(project, day) signatures
-// src/sync/publish/segment-signatures.ts computes. The files are written by the one Parquet writer
-// the lake export uses too (src/parquet/partition-copy.ts). The list is not yet read from the
-// pipelines' lake declarations (src/sync/pipeline/lake-table.ts) because the change detection is
-// specific to these two tables (sql/publish/day-signatures.sql, changes.sql: their last_seen_at
-// watermark and sources hash) and so are the catalog manifest's per-segment `files`; a declared
-// table would need a per-table day signature first. Every other table of the warehouse is kept
-// whole (src/sync/publish/surface-native.ts; docs/performance.md has the cost).
-const PARTITIONED_TABLES = ['conversations', 'sources'] as const;
-type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+// Which warehouse tables the read surface keeps as immutable Parquet partitions, and how: read from
+// the lake declarations (src/sync/pipeline/lake-table.ts), never named here. Every declared table
+// with a 'project-day' layout that the warehouse holds is partitioned by project and UTC day of its
+// time column (an instant's UTC day, or a date column's day); its change detection comes from the
+// declaration's `changes` (src/sync/publish/surface-days.ts, segment-signatures.ts). The files are
+// written by the one Parquet writer the lake export uses too (src/parquet/partition-copy.ts). Every
+// other table of the warehouse is kept whole (src/sync/publish/surface-native.ts).
+import type { LakeTable } from '../pipeline/lake-table.js';
 
 export interface SurfaceTable {
-  name: PartitionedTable;
-  /** Columns of the partition key: the project, and the instant whose UTC day (or month) is the partition. */
-  projectColumn: 'project_id';
-  timeColumn: 'occurred_at';
+  name: string;
+  /** The partition's instant (its UTC day) or date column; the project column is `project_id`. */
+  timeColumn: string;
+  timeType: 'instant' | 'date';
+  /** The declaration's change detection (LakeTable.changes). */
+  stamp?: string;
+  stampedBy?: string;
+  versions?: string[];
 }
 
-export function surfacePartitionedTables(): readonly SurfaceTable[] {
-  return PARTITIONED_TABLES.map((name) => ({ name, projectColumn: 'project_id', timeColumn: 'occurred_at' }));
+/** The declared dated tables among the warehouse's readable ones, in declaration order. */
+export function surfacePartitionedTables(declared: readonly LakeTable[], present: ReadonlySet<string>): SurfaceTable[] {
+  const out: SurfaceTable[] = [];
+  for (const t of declared) {
+    if (t.layout.by !== 'project-day' || !present.has(t.name) || out.some((o) => o.name === t.name)) continue;
+    out.push({
+      name: t.name, timeColumn: t.layout.column, timeType: t.layout.type,
+      ...(t.changes?.stamp !== undefined && { stamp: t.changes.stamp }),
+      ...(t.changes?.stampedBy !== undefined && { stampedBy: t.changes.stampedBy }),
+      ...(t.changes?.versions !== undefined && { versions: [...t.changes.versions] }),
+    });
+  }
+  return out;
 }
 
 /**
