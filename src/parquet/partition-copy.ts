@@ -4,7 +4,8 @@
 // ids) and the read surface (src/sync/publish/surface-files.ts: a warehouse table's segment, in
 // bounded row groups) both build their statement here, from sql/parquet/copy-partition.sql.
 // Identifiers are quoted with DuckDB's quoting; every value is a bound parameter.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quoting.js';
 import { sqlFile } from '../warehouse/sql-files.js';
 
 /** Which rows of the source form the partition. */

@@ -1,29 +1,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
-import { systemClock } from '../../core/clock.js';
-import { formatDuration } from '../../core/duration.js';
-import { messageOf, StoppedError, UsageError } from '../../core/errors.js';
-import { formatExportSummary } from '../../outputs/lake/export-summary.js';
-import { exportLakeAfterRun } from '../lake-after-run.js';
+import { UsageError } from '../../core/errors.js';
 import { MEMORY, parseKeepRaw } from '../../config/config-file.js';
-import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
 import { formatRereads, parseRereads, DEFAULT_REREADS } from '../../sync/plan/reread-schedule.js';
-import { createProgressLine } from '../../sync/run/progress.js';
-import { NotReadError } from '../../sync/run/run-org.js';
-import { runSync } from '../../sync/run/sync.js';
-import { formatPlan } from '../format-plan.js';
-import { formatNotRead, formatRunLine } from '../format.js';
-import { serverText } from '../../core/server-text.js';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
-import { secretsOf } from '../../core/secrets.js';
 import { dateArg, durationArg, intArg, rateLimitArg, requestTimeoutArg } from '../options.js';
 import type { CommandFactory } from './index.js';
-import { DEFAULT_CRON } from '../../cron/default-cron.js';
-import { backfillStatus, basisLines } from '../../outputs/status/backfill-basis.js';
-import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
-import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
-import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
-
+import type { SyncCommandFlags } from './sync-action.js';
 const wrap = <T>(fn: (v: string) => T) => (v: string): T => {
   try {
     return fn(v);
@@ -74,68 +57,8 @@ DOCS_ETL_BUDGET_URL (redis://[:password@]host:port/db: the request log in Redis,
 DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB, at most what the merge loads at --memory-limit: 24 MiB at 128MB; a larger page stops the run, not retried).
 A 429's Retry-After is honored for at least 1s and at most one --rate-limit window.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
-    .action(async (flags: SyncFlags & OpsFlags & { dryRun?: boolean }) => {
-      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
-      // Operations (docs/operations.md): request counts, alert state and delivery, the metrics textfile.
-      const ops = resolveOpsSettings(flags, ctx.env);
-      if (ops.metricsFile) checkMetricsFile(ops.metricsFile);
-      const hooks = createOpsHooks({ clock: systemClock, logger: ctx.logger }, cfg, ops);
-      for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
-      cfg.warnings = [];
-      const progress = createProgressLine(ctx.stderr);
-      const started = systemClock.now().getTime();
-      const result = await runSync(
-        {
-          clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun, ...hooks.syncDeps,
-          onPage: (s, budget) => {
-            const u = budget.usage();
-            progress.update({ project: s.projectId, pages: s.pages, turns: s.upserted, requests: s.requests, budget: `${u.limit - u.used}/${u.limit}` });
-          },
-        },
-        cfg,
-        PIPELINES,
-      );
-      progress.stop();
-      if (flags.dryRun) {
-        ctx.stdout.write(`${formatPlan(result.plans, cfg.rate)}\n`);
-        const st = await backfillStatus(cfg, ctx.env, systemClock, DEFAULT_CRON);
-        for (const line of st ? basisLines(st) : []) ctx.stdout.write(`${line}\n`);
-        setExitCode(result.exitCode);
-        return;
-      }
-      for (const r of result.runs) if (!(r.cause instanceof NotReadError)) ctx.stdout.write(`${formatRunLine(r)}\n`);
-      // Streams not read because another's answer stopped them: listed once per reason, one line.
-      for (const line of formatNotRead(result.runs.filter((r) => r.cause instanceof NotReadError))) ctx.stdout.write(`${line}\n`);
-      // Errors may quote a server: one clean line, no key (serverText), whatever the run stored.
-      const secrets = [...cfg.projects.map((p) => p.apiKey), ...secretsOf(ctx.env)];
-      // Fail fast, say it once: streams not read because another one's answer stopped their
-      // organization or project (401, unknown project) have no error line of their own.
-      for (const r of result.runs) {
-        if (r.status === 'failed' && !(r.cause instanceof NotReadError)) {
-          ctx.stderr.write(`docs-etl: error: ${r.projectId}: ${serverText(r.error ?? 'failed', secrets, 2000)}\n`);
-        }
-      }
-      if (result.published) ctx.stdout.write(`read snapshot published: ${result.published.path}\n`);
-      let exitCode = result.exitCode;
-      // Opt-in: the lake follows the snapshot after a run that got data in (0, or 3: budget stop).
-      if (cfg.lake && exitCode !== 1 && !ctx.signal.aborted) {
-        try {
-          const summary = await exportLakeAfterRun({ logger: ctx.logger, clock: systemClock, env: ctx.env, signal: ctx.signal }, { ...cfg, lake: cfg.lake });
-          ctx.stdout.write(`${formatExportSummary(summary)}\n`);
-        } catch (err) {
-          if (err instanceof StoppedError) ctx.stderr.write(`docs-etl: ${messageOf(err)}\n`);
-          else {
-            ctx.stderr.write(`docs-etl: error: lake: ${serverText(messageOf(err), secrets, 2000)}\n`);
-            exitCode = 1;
-          }
-        }
-      }
-      // A first backfill that takes more than a few days says so, with how to go faster (issue 34).
-      if (exitCode !== 1) {
-        const st = await backfillStatus(cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
-        for (const b of st?.backfill ?? []) if (b.warning) ctx.stderr.write(`docs-etl: warning: ${b.warning}\n`);
-      }
-      await hooks.afterRun();
-      ctx.stdout.write(`sync finished in ${formatDuration(systemClock.now().getTime() - started)}: exit ${exitCode}\n`);
-      setExitCode(exitCode);
+    .action(async (flags: SyncCommandFlags) => {
+      // The run's modules load only here, after the options parsed (sync-action.ts says why).
+      const { runSyncCommand } = await import('./sync-action.js');
+      await runSyncCommand(ctx, setExitCode, flags);
     });

@@ -3,7 +3,7 @@
 // migrations stay for changes to existing tables) and the daily merge (replace-day-sql.ts) are
 // generated from it. Every declared table of a daily pipeline starts with `project_id` and `day`
 // and ends with `read_at` (when the day was read); the declaration names the columns between.
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { LakeTable } from './lake-table.js';
 
 /**
