@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import type { LakeTable } from '../../src/sync/pipeline/lake-table.js';
 import { readCatalogManifest } from '../../src/sync/publish/catalog.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';

@@ -8,7 +8,7 @@ import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/ware
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { tempDir } from '../helpers/tmp.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;

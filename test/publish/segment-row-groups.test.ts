@@ -9,7 +9,7 @@ import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from '../../src/sync/publish/surface-tables.js';
 import { tempDir } from '../helpers/tmp.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 
 const TURNS = 45_000;
 let tmp: ReturnType<typeof tempDir>;

@@ -10,7 +10,7 @@ import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { migrate, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { tempDir } from '../helpers/tmp.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;

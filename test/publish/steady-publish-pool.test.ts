@@ -13,7 +13,7 @@ import { publishCatalog, type PublishSettings } from '../../src/sync/publish/rea
 import { readDaySignatures } from '../../src/sync/publish/surface-days.js';
 import { MB, poolBytes, withColdWarehouse } from '../helpers/buffer-pool.js';
 import { tempDir } from '../helpers/tmp.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 import { surfacePartitionedTables } from '../../src/sync/publish/surface-tables.js';
 
 const tmp = tempDir('docs-etl-steady-pool-');

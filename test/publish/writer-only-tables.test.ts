@@ -11,7 +11,7 @@ import { publishCatalog } from '../../src/sync/publish/read-surface.js';
 import { readSurfaceDir } from '../../src/sync/publish/surface-files.js';
 import { WRITER_ONLY_TABLES } from '../../src/sync/publish/writer-only-tables.js';
 import { tempDir } from '../helpers/tmp.js';
-import { LAKE_TABLES } from '../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../../src/cli/lake-tables.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let wh: Warehouse;

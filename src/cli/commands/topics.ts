@@ -11,7 +11,7 @@ import { explainReadError, openWarehouse } from '../../warehouse/warehouse.js';
 import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import { openReader } from '../../sync/publish/open-reader.js';
 import { publishRead } from '../../sync/publish/read-surface.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { LAKE_TABLES } from '../lake-tables.js';
 import { updateGapTopics } from '../../outputs/topics/update-topics.js';
 import { queryJsonConverter } from '../../outputs/query/json-values.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';

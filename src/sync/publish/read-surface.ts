@@ -45,7 +45,7 @@ export interface PublishSettings {
   readSurface: ReadSurface;
   readGraceMs: number;
   /**
-   * The lake declarations (pipelines/lake-tables.ts, passed in by whoever composes the run): their
+   * The lake declarations (src/sync/run/surface-lake-tables.ts, passed in by whoever composes the run): their
    * 'project-day' tables are partitioned by day (src/sync/publish/surface-tables.ts). Absent: the
    * previous catalog's partitioned tables (none: every table whole).
    */

@@ -19,7 +19,7 @@ import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
 import { publishRead, type ReadSurface } from '../publish/read-surface.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { SURFACE_LAKE_TABLES } from './surface-lake-tables.js';
 
 export interface RebuildConfig {
   warehouse: string;
@@ -118,7 +118,7 @@ export async function runRebuild(
       out.push({ ...s, pages, rows, coverageKeptMs: kept, coverageDroppedMs: dropped });
       deps.logger.info({ projectId: s.projectId, pipeline: s.pipeline, pages, rows }, 'rebuilt from kept pages');
     }
-    await writer.run((c) => publishRead(c, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, deps.clock.now(), true));
+    await writer.run((c) => publishRead(c, wh.path, { ...cfg, lakeTables: SURFACE_LAKE_TABLES }, deps.clock.now(), true));
     return out;
   } finally {
     wh.close();

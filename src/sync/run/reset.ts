@@ -12,7 +12,7 @@ import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import type { LocalConfig } from '../../config/sync-config.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishRead } from '../publish/read-surface.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { SURFACE_LAKE_TABLES } from './surface-lake-tables.js';
 
 export interface ResetRequest {
   projectId: string;
@@ -81,7 +81,7 @@ async function withWarehouse<T>(
   const wh = await openWarehouse(cfg.warehouse, { ...cfg.duckdb, readPath: cfg.readPath, readOnly: !clock });
   try {
     const out = await fn(wh.conn, new LandingZone(cfg.landingDir));
-    if (clock) await publishRead(wh.conn, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, clock.now(), true);
+    if (clock) await publishRead(wh.conn, wh.path, { ...cfg, lakeTables: SURFACE_LAKE_TABLES }, clock.now(), true);
     return out;
   } finally {
     wh.close();

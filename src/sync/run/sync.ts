@@ -27,7 +27,7 @@ import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import type { OrgPlan } from '../plan/org-plan.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { publishRead } from '../publish/read-surface.js';
-import { LAKE_TABLES } from '../../../pipelines/lake-tables.js';
+import { SURFACE_LAKE_TABLES } from './surface-lake-tables.js';
 import { stepMemoryLimit, withMemoryLimit } from '../../warehouse/memory-pool.js';
 import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
@@ -144,7 +144,7 @@ function createRunContext(deps: SyncDeps, cfg: SyncConfig, wh: Warehouse, budget
   const summaries = new Map<string, ProjectRunSummary>();
   const publisher = new MidRunPublisher({
     clock: deps.clock, logger: deps.logger, intervalMs: cfg.publishIntervalMs, writer,
-    publish: (c) => withMemoryLimit(c, stepPool, () => publishRead(c, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, deps.clock.now())),
+    publish: (c) => withMemoryLimit(c, stepPool, () => publishRead(c, wh.path, { ...cfg, lakeTables: SURFACE_LAKE_TABLES }, deps.clock.now())),
   });
   const merger = new Merger({
     writer, zone, pipelines, clock: deps.clock, logger: deps.logger, keepRaw: cfg.keepRawMs !== null,
@@ -292,7 +292,7 @@ function groupTopics(run: RunContext): Promise<TopicUpdate> {
 async function publishSnapshot(run: RunContext): Promise<Published> {
   const { deps, cfg, wh } = run;
   const published = await namingMemoryLimit('publishing the read snapshot', cfg.duckdb.memoryLimit, () => run.writer.run((c) =>
-    withMemoryLimit(c, run.stepPool, () => publishRead(c, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, deps.clock.now()))));
+    withMemoryLimit(c, run.stepPool, () => publishRead(c, wh.path, { ...cfg, lakeTables: SURFACE_LAKE_TABLES }, deps.clock.now()))));
   run.timing.publishMs = published.ms;
   for (const w of published.warnings ?? []) deps.logger.warn(w);
   return published;
