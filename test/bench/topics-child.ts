@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
+import { stepMemoryLimit, withMemoryLimit } from '../../src/warehouse/memory-pool.js';
 import { procMemory } from './proc-memory.js';
 import { writeUnansweredTurns } from './topics-data.js';
 
@@ -28,14 +29,16 @@ if (mode === 'gen') {
   const now = Number(rest[0]);
   const clock = { now: () => new Date(now), sleep: async () => {} };
   const before = procMemory();
-  // The writer's bounds of a sync (128MB, 2 threads).
+  // The writer's bounds of a sync (128MB, 2 threads), the step under its step pool as sync and
+  // `topics --rebuild` run it (memory-pool.ts).
   const wh = await openWarehouse(path, { memoryLimit: '128MB', threads: 2 });
+  const pool = stepMemoryLimit('128MB');
   try {
     if (mode === 'hour') {
-      const step = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS);
+      const step = await withMemoryLimit(wh.conn, pool, () => runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS));
       process.stdout.write(`${JSON.stringify({ step, rssBeforeKb: before?.rssKb ?? null, hwmKb: procMemory()?.hwmKb ?? null })}\n`);
     } else {
-      const first = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS, true);
+      const first = await withMemoryLimit(wh.conn, pool, () => runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS, true));
       const hwmKb = procMemory()?.hwmKb ?? null;
       const again = await runTopicStep({ clock, logger: silentLogger }, wh.conn, BENCH_PROJECT, DEFAULT_TOPIC_SETTINGS);
       process.stdout.write(`${JSON.stringify({ first, again, rssBeforeKb: before?.rssKb ?? null, hwmKb })}\n`);

@@ -13,6 +13,7 @@ import { openReader } from '../../sync/publish/open-reader.js';
 import { publishRead } from '../../sync/publish/read-surface.js';
 import { LAKE_TABLES } from '../lake-tables.js';
 import { updateGapTopics } from '../../outputs/topics/update-topics.js';
+import { stepMemoryLimit } from '../../warehouse/memory-pool.js';
 import { queryJsonConverter } from '../../outputs/query/json-values.js';
 import { formatCsv, formatFitted, formatJson, type RowFormat } from '../format-rows.js';
 import { durationArg, intArg } from '../options.js';
@@ -62,7 +63,7 @@ Exit codes: 0 done, 1 the warehouse or snapshot cannot be opened, 2 bad usage.`)
           if (flags.project !== undefined && !known.includes(flags.project)) {
             throw new UsageError(`project "${flags.project}" has no assistant turns in ${cfg.warehouse}${known.length ? ` (it has: ${known.join(', ')})` : ''}`);
           }
-          const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, { force: true });
+          const update = await updateGapTopics({ clock: systemClock, logger: ctx.logger }, wh.conn, flags.project ? [flags.project] : known, settings, { force: true, pool: stepMemoryLimit(cfg.duckdb.memoryLimit) });
           if (update.failed.length) throw new Error(`gap topics failed for ${update.failed.map((f) => `${f.projectId} (${f.error})`).join(', ')}`);
           await publishRead(wh.conn, wh.path, { ...cfg, lakeTables: LAKE_TABLES }, systemClock.now());
           for (const r of update.results) {

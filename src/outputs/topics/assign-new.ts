@@ -12,6 +12,7 @@ import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOp
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
 import { createTempTable } from './temp-tables.js';
+import type { StepPhases } from './step-phases.js';
 
 const BATCH = 2000;
 /** A question's heaviest terms where its candidate topics are looked up. */
@@ -45,22 +46,26 @@ type Run = (sql: string, params?: Record<string, DuckDBValue>) => Promise<Record
 /**
  * Places the questions of `gap_newq` (sql/topics/new-questions.sql), batch by batch. Writes
  * gap_topic_questions and gap_topic_terms, and the temp tables new_topics and new_q that
- * refresh-topics.sql reads. `onProgress` is called after each batch (the caller samples memory).
+ * refresh-topics.sql reads. `phases` times each part of the batches (and samples memory).
  */
 export async function placeNewQuestions(
-  conn: DuckDBConnection, projectId: string, now: Date, total: number, opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void,
+  conn: DuckDBConnection, projectId: string, now: Date, total: number, opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, phases?: StepPhases,
 ): Promise<PlaceResult> {
   const run: Run = async (sql, params = {}) => (await conn.runAndReadAll(sql, params)).getRowObjectsJS() as Record<string, unknown>[];
   await createTempTable(conn, 'new_topics');
   await createTempTable(conn, 'new_q');
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
   const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
+  phases?.mark('place: main language');
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
+    phases?.mark('place: read batch');
     const feats = rows.map((r) => questionFeatures(r.question));
     const vecs = await vectors(conn, run, projectId, feats);
+    phases?.mark('place: features and df (batch-df.sql)');
     const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
+    phases?.mark('place: nearest topic (nearest-topic.sql)');
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
     const newQ: { topic: string; r: NewQuestion }[] = [];
     rows.forEach((r, i) => {
@@ -88,8 +93,9 @@ export async function placeNewQuestions(
     }
     out.newTopics += topics.length;
     out.questions += rows.length;
+    phases?.mark('place: group the rest (new topics)');
     await save(conn, projectId, now, placed, topics, newQ);
-    onProgress?.();
+    phases?.mark('place: save batch');
   }
   return out;
 }

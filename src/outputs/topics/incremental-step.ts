@@ -7,6 +7,7 @@ import { sqlFile } from '../../warehouse/sql-files.js';
 import { placeNewQuestions } from './assign-new.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
 import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';
+import type { StepPhases } from './step-phases.js';
 
 export interface IncrementalResult {
   /** Distinct questions placed, and those over the cap (left for the next run). */
@@ -15,11 +16,13 @@ export interface IncrementalResult {
   newTopics: number;
 }
 
-/** Each statement of a sql/topics file with the parameters it names. */
-export async function runScript(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>): Promise<void> {
+/** Each statement of a sql/topics file with the parameters it names; `phases`: each timed as `file#k`. */
+export async function runScript(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>, phases?: StepPhases): Promise<void> {
   const text = sqlFile(`topics/${file}.sql`).replace(/^--.*$/gm, '');
+  let k = 0;
   for (const sql of text.split(/;\s*$/m).map((x) => x.trim()).filter(Boolean)) {
-    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql))));
+    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([key]) => new RegExp(`\\$${key}\\b`).test(sql))));
+    phases?.mark(`${file}#${++k}`);
   }
 }
 
@@ -28,17 +31,19 @@ export async function runScript(conn: DuckDBConnection, file: string, params: Re
  * placed at most. `dropDeparted`: remove members whose turn left the period first (hourly path).
  */
 export async function placeNewTurns(
-  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, onProgress?: () => void,
+  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, phases: StepPhases,
 ): Promise<IncrementalResult> {
-  if (dropDeparted) await runScript(conn, 'drop-departed', p);
-  await runScript(conn, 'new-turns', p);
-  await runScript(conn, 'new-questions', { ...p, cap });
+  if (dropDeparted) await runScript(conn, 'drop-departed', p, phases);
+  await runScript(conn, 'new-turns', p, phases);
+  await runScript(conn, 'new-questions', { ...p, cap }, phases);
   const [c] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM gap_newq) AS placed,
     (SELECT count(DISTINCT qhash) FROM gap_new WHERE qhash NOT IN (SELECT qhash FROM gap_topic_questions WHERE project_id = $project)) AS fresh`,
   { project: p.project! })).getRowObjectsJS();
   const total = Number(c!.placed);
-  const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, onProgress);
-  await runScript(conn, 'refresh-topics', p);
+  phases.mark('count new questions');
+  const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, phases);
+  await runScript(conn, 'refresh-topics', p, phases);
   await dropTempTables(conn, PLACEMENT_TABLES);
+  phases.mark('drop temp tables');
   return { questions: placed.questions, questionsSkipped: Number(c!.fresh) - total, newTopics: placed.newTopics };
 }

@@ -25,6 +25,7 @@ import { describeTopics, distinctiveTerms } from './topic-representation.js';
 import { saveTopicState } from './topic-state.js';
 import type { TopicSettings } from './topic-settings.js';
 import { createTempTable, dropTempTables, FULL_STEP_TABLES } from './temp-tables.js';
+import { StepPhases, type StepPhase } from './step-phases.js';
 
 export const MATCH_JACCARD = 0.5;
 /**
@@ -52,6 +53,8 @@ export interface TopicStepResult {
   topicsKeptId: number;
   durationMs: number;
   peakRssBytes: number;
+  /** Where the step's time and memory went, phase by phase (step-phases.ts). */
+  phases: StepPhase[];
 }
 
 export interface TopicStepDeps {
@@ -85,8 +88,10 @@ export async function runTopicStep(
 ): Promise<TopicStepResult> {
   const started = performance.now();
   let peak = process.memoryUsage.rss();
+  const phases = new StepPhases();
   const sample = () => {
     peak = Math.max(peak, process.memoryUsage.rss());
+    phases.sample();
   };
   const now = deps.clock.now();
   const { from, to } = topicPeriod(now, settings.periodMs);
@@ -94,14 +99,15 @@ export async function runTopicStep(
   // The fingerprint reads the period's turns and keeps a few values: under the small pool of
   // bookkeeping scans, so a step that finds nothing changed does not grow with the history.
   const fp = (await withScanMemory(conn, () => all(conn, 'fingerprint', p)))[0]!;
+  phases.mark('fingerprint');
   const fingerprint = createHash('sha256').update(JSON.stringify([
     Number(fp.period_turns), fp.changed_at ?? null, from.toISOString(), now.toISOString().slice(0, 10), settings.maxQuestions, DEFAULT_CLUSTER_OPTIONS,
   ])).digest('hex').slice(0, 16);
   // `turns`: the period's unanswered turns; an unchanged step has the same as the step it matches.
   const base = { projectId, turns: Number(fp.last_turns ?? 0), questions: 0, questionsSkipped: 0, topics: 0, topicsKeptId: 0, mode: 'unchanged' as const };
-  const record = async (r: Omit<TopicStepResult, 'durationMs' | 'peakRssBytes'>): Promise<TopicStepResult> => {
+  const record = async (r: Omit<TopicStepResult, 'durationMs' | 'peakRssBytes' | 'phases'>): Promise<TopicStepResult> => {
     sample();
-    const out = { ...r, durationMs: performance.now() - started, peakRssBytes: peak };
+    const out = { ...r, durationMs: performance.now() - started, peakRssBytes: peak, phases: phases.phases };
     await conn.run(...statement('insert-run', {
       project: projectId, now: now.toISOString(), from: from.toISOString(), fingerprint, status: out.status, turns: out.turns,
       questions: out.questions, skipped: out.questionsSkipped, topics: out.topics, kept: out.topicsKeptId, ms: out.durationMs, rss: out.peakRssBytes, mode: out.mode,
@@ -120,83 +126,114 @@ export async function runTopicStep(
     if (!force && !(await needsFull(conn, projectId, now))) {
       // Not one transaction: DuckDB keeps a transaction's changes in memory. Each batch's placements are
       // written as it goes; a step that fails leaves its turns no member, placed again next run.
-      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, sample);
+      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, phases);
       const turns = Number((await all(conn, 'member-count', { project: projectId }))[0]!.turns);
-      return await record({ ...base, status: 'computed', mode: 'incremental', turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics: await topicCount() });
+      phases.mark('member count');
+      const topics = await topicCount();
+      phases.mark('topic count');
+      return await record({ ...base, status: 'computed', mode: 'incremental', turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics });
     }
     await conn.run(...statement('gap-turns', p));
     const counts = (await all(conn, 'question-count', {}))[0]!;
-    // Read as columns, not one object per question: up to maxQuestions of them.
-    const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP) }))).getColumnsObjectJS();
-    sample();
-    // Incremental: questions start in their previous topic (a rebuild starts from nothing).
-    const previous = new Map<string, number>();
-    if (!force) {
-      const numbers = new Map<string, number>();
-      for (const r of await all(conn, 'previous', { project: projectId })) {
-        const id = String(r.topic_id);
-        if (!numbers.has(id)) numbers.set(id, numbers.size);
-        previous.set(String(r.qhash), numbers.get(id)!);
-      }
-    }
-    const questions: (Question & { example: string })[] = (cols.question ?? []).map((q, i) => ({
-      text: String(q), count: Number(cols.n![i]), example: String(cols.example![i]), previous: previous.get(String(cols.qhash![i])),
-    }));
-    const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
-    const descriptions = describeTopics(clustering);
-    const distinctive = distinctiveTerms(clustering, (i) => questions[i]!.text);
-    sample();
-
-    await createTempTable(conn, 'topic_assign');
-    const assign = await conn.createAppender('topic_assign');
-    questions.forEach((q, i) => {
-      assign.appendVarchar(q.text);
-      assign.appendInteger(clustering.topicOf[i]!);
-      assign.appendBigInt(BigInt(q.count));
-      assign.appendVarchar(q.example);
-      assign.endRow();
-    });
-    assign.closeSync();
-    await conn.run(sqlFile('topics/assign-keys.sql'));
-
-    // A topic's label: its most asked question (ties: the first by text), as first asked.
-    const labels = clustering.topics.map((t) => questions[t.members.reduce((a, b) => (isBefore(questions[b]!, questions[a]!) ? b : a))]!.example);
-    const ids = stableIds(clustering.topics.map((t, k) => ({ language: t.language, label: labels[k]! })),
-      (await all(conn, 'overlap', { project: projectId })).map((r) => ({
-        cluster: Number(r.cluster), topicId: String(r.topic_id), overlap: Number(r.overlap), clusterSize: Number(r.cluster_size), topicSize: Number(r.topic_size),
-      })));
-    await createTempTable(conn, 'topic_ids');
-    const idApp = await conn.createAppender('topic_ids');
-    clustering.topics.forEach((t, k) => {
-      idApp.appendInteger(k);
-      idApp.appendVarchar(ids.ids[k]!);
-      idApp.appendVarchar(t.language);
-      idApp.appendVarchar(labels[k]!);
-      idApp.appendInteger(t.members.length);
-      idApp.appendVarchar(distinctive[k]!.join('\u001f'));
-      idApp.appendVarchar(questions[descriptions[k]!.medoid]!.example);
-      idApp.endRow();
-    });
-    idApp.closeSync();
-    sample();
-
-    await inTransaction(conn, async () => {
-      await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
-      await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
-      await conn.run(...statement('write-members', { project: projectId }));
-      await runScript(conn, 'write-topics', weekParams);
-      await saveTopicState(conn, projectId, now, clustering, descriptions);
-    });
+    phases.mark('full: gap turns, question count');
+    // The in-memory part in its own function: its questions and clustering are garbage before the tail.
+    const held = await clusterHeld(conn, { projectId, p, weekParams, now, force, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP) }, phases, sample);
     // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
-    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - questions.length), false, sample);
+    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - held.questions), false, phases);
+    const topics = await topicCount();
+    phases.mark('topic count');
     return await record({
-      ...base, status: 'computed', mode: 'full', turns: Number(counts.turns), questions: questions.length + tail.questions,
-      questionsSkipped: Number(counts.questions) - questions.length - tail.questions, topics: await topicCount(), topicsKeptId: ids.kept,
+      ...base, status: 'computed', mode: 'full', turns: Number(counts.turns), questions: held.questions + tail.questions,
+      questionsSkipped: Number(counts.questions) - held.questions - tail.questions, topics, topicsKeptId: held.kept,
     });
   } finally {
     await dropTempTables(conn, FULL_STEP_TABLES);
     await conn.run('RESET preserve_insertion_order');
   }
+}
+
+interface HeldStep {
+  projectId: string;
+  p: Record<string, string>;
+  weekParams: Record<string, string>;
+  now: Date;
+  force: boolean;
+  /** Distinct questions held in memory (the most asked). */
+  cap: number;
+}
+
+/**
+ * The in-memory part of a full re-clustering: the `cap` most asked questions clustered, the
+ * project's topics and members replaced by them in one transaction. Returns how many it held and
+ * how many topics kept their id.
+ */
+async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhases, sample: () => void): Promise<{ questions: number; kept: number }> {
+  const { projectId, p, weekParams, now, force, cap } = s;
+  // Read as columns, not one object per question: up to maxQuestions of them.
+  const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap }))).getColumnsObjectJS();
+  phases.mark('full: read questions');
+  // Incremental: questions start in their previous topic (a rebuild starts from nothing).
+  const previous = new Map<string, number>();
+  if (!force) {
+    const numbers = new Map<string, number>();
+    for (const r of await all(conn, 'previous', { project: projectId })) {
+      const id = String(r.topic_id);
+      if (!numbers.has(id)) numbers.set(id, numbers.size);
+      previous.set(String(r.qhash), numbers.get(id)!);
+    }
+  }
+  const questions: (Question & { example: string })[] = (cols.question ?? []).map((q, i) => ({
+    text: String(q), count: Number(cols.n![i]), example: String(cols.example![i]), previous: previous.get(String(cols.qhash![i])),
+  }));
+  const clustering = clusterQuestions(questions, DEFAULT_CLUSTER_OPTIONS, sample);
+  phases.mark('full: cluster in memory');
+  const descriptions = describeTopics(clustering);
+  const distinctive = distinctiveTerms(clustering, (i) => questions[i]!.text);
+  phases.mark('full: describe topics');
+
+  await createTempTable(conn, 'topic_assign');
+  const assign = await conn.createAppender('topic_assign');
+  questions.forEach((q, i) => {
+    assign.appendVarchar(q.text);
+    assign.appendInteger(clustering.topicOf[i]!);
+    assign.appendBigInt(BigInt(q.count));
+    assign.appendVarchar(q.example);
+    assign.endRow();
+  });
+  assign.closeSync();
+  await conn.run(sqlFile('topics/assign-keys.sql'));
+  phases.mark('full: assign keys (assign-keys.sql)');
+
+  // A topic's label: its most asked question (ties: the first by text), as first asked.
+  const labels = clustering.topics.map((t) => questions[t.members.reduce((a, b) => (isBefore(questions[b]!, questions[a]!) ? b : a))]!.example);
+  const ids = stableIds(clustering.topics.map((t, k) => ({ language: t.language, label: labels[k]! })),
+    (await all(conn, 'overlap', { project: projectId })).map((r) => ({
+      cluster: Number(r.cluster), topicId: String(r.topic_id), overlap: Number(r.overlap), clusterSize: Number(r.cluster_size), topicSize: Number(r.topic_size),
+    })));
+  await createTempTable(conn, 'topic_ids');
+  const idApp = await conn.createAppender('topic_ids');
+  clustering.topics.forEach((t, k) => {
+    idApp.appendInteger(k);
+    idApp.appendVarchar(ids.ids[k]!);
+    idApp.appendVarchar(t.language);
+    idApp.appendVarchar(labels[k]!);
+    idApp.appendInteger(t.members.length);
+    idApp.appendVarchar(distinctive[k]!.join('\u001f'));
+    idApp.appendVarchar(questions[descriptions[k]!.medoid]!.example);
+    idApp.endRow();
+  });
+  idApp.closeSync();
+  phases.mark('full: stable ids (overlap.sql)');
+
+  await inTransaction(conn, async () => {
+    await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
+    await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
+    await conn.run(...statement('write-members', { project: projectId }));
+    await runScript(conn, 'write-topics', weekParams);
+    await saveTopicState(conn, projectId, now, clustering, descriptions);
+  });
+  phases.mark('full: write topics (one transaction)');
+  return { questions: questions.length, kept: ids.kept };
 }
 
 /**
