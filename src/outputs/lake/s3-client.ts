@@ -41,8 +41,9 @@ export function s3Client(env: NodeJS.ProcessEnv): S3Client {
       ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
     };
   }
-  // The SDK warns on every process that its releases after January 2027 need Node 22: docs-etl runs
-  // on Node 20 and pins the SDK, so that line would only clutter stderr (set to anything else to see it).
+  // On Node 20 the SDK warns on every process that its releases after January 2027 need Node 22:
+  // docs-etl needs Node 22 and already says so once at start (src/cli/main.ts), and it pins the SDK,
+  // so a second warning would only clutter stderr (set to anything else to see it).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client(config);
 }
