@@ -4,9 +4,8 @@
 // config names the environment variable that holds it; no message ever quotes the URL.
 import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import { ALERT_DEADLINE_MS } from '../outputs/alerts/deliver.js';
 import { parseFreshness, type FreshnessSla } from '../outputs/status/freshness.js';
-import { ALERT_EVENTS, type AlertEvent } from '../outputs/alerts/alert-events.js';
+import { ALERT_DEADLINE_MS, ALERT_EVENTS, type AlertEvent } from '../outputs/alerts/alert-events.js';
 import { parseListen, type ListenAddress } from '../outputs/metrics/listen-address.js';
 import { loadConfigFile, type ConfigFile } from './config-file.js';
 

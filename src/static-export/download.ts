@@ -21,7 +21,8 @@ import { formatDuration } from '../core/duration.js';
 import type { BundleResponse } from '../contracts/static-export.js';
 import { readArchive, DamagedArchiveError, type ArchiveContents, type ArchiveLimits } from './archive.js';
 import { backoffMs, sleepOrStop, type RetryPolicy } from '../sync/api/retry.js';
-import { DEFAULT_TIMEOUT_MS, clampTimer, formatBytes, networkReason } from '../sync/api/http.js';
+import { clampTimer, formatBytes, networkReason } from '../sync/api/http.js';
+import { DEFAULT_TIMEOUT_MS } from '../sync/api/api-defaults.js';
 import { MAX_BUNDLE_BYTES, checkBundleLink } from './bundle-url.js';
 import { partName } from './stale-parts.js';
 

@@ -24,13 +24,6 @@ export interface OpenOptions {
   readPath?: string;
 }
 
-/**
- * DuckDB's own defaults take 80% of RAM and every core; a scheduled job sharing a host should not.
- * Measured (docs/performance.md): the peak of a sync is dominated by DuckDB's JSON reading and its
- * checkpoints, not by this buffer pool limit; 128MB costs nothing in speed, 64MB a third of it.
- */
-export const DEFAULT_MEMORY_LIMIT = '128MB';
-export const DEFAULT_THREADS = 2;
 
 /**
  * How much WAL the writer lets grow before DuckDB checkpoints at a commit (DuckDB's default: 16MB).

@@ -26,8 +26,8 @@ const register = join(tmp.dir, 'register.mjs');
 writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
 
 /** The CLI's own modules a run of `args` loads. */
-function loaded(args: string[], exitCode = 0): string[] {
-  const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin', 'docs-etl.js'), ...args], { encoding: 'utf8' });
+function loaded(args: string[], exitCode = 0, env: Record<string, string> = {}): string[] {
+  const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin', 'docs-etl.js'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   expect(r.status, r.stderr).toBe(exitCode);
   return r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice(7));
 }
@@ -57,10 +57,17 @@ describe('the CLI loads what a command needs', () => {
   // A usage error or `--help` of sync never loads the run (engine, DuckDB, undici, metrics, lake
   // writer: about 0.8 s of CPU per process); a run that passed its options does.
   const RUN = /^src\/(cli\/commands\/sync-action\.js|sync\/run\/sync\.js|warehouse\/warehouse\.js)$/;
-  it('`sync --help` and a bad flag load none of the run; a sync that parsed loads it', () => {
+  it('`sync --help`, a bad flag and a bad config load none of the run; a sync that parsed loads it', () => {
     expect(loaded(['sync', '--help']).filter((m) => RUN.test(m))).toEqual([]);
     expect(loaded(['sync', '--request-timeout', '0s'], 2).filter((m) => RUN.test(m))).toEqual([]);
-    const run = loaded(['sync', '--dry-run', '--project', 'p', '--warehouse', join(tmp.dir, 'w.duckdb')], 2);
+    // A bad config is found before the run loads, too (the config reads no default from the engine,
+    // the HTTP client or the webhook sender).
+    const config = join(tmp.dir, 'bad-rate.json');
+    writeFileSync(config, JSON.stringify({ projects: [{ id: 'acme', apiKeyEnv: 'ACME_KEY' }], rateLimit: 'x' }));
+    expect(loaded(['sync', '--config', config, '--warehouse', join(tmp.dir, 'w.duckdb')], 2).filter((m) => RUN.test(m) || /^src\/sync\/api\/http\.js$|^src\/outputs\/alerts\/deliver\.js$/.test(m))).toEqual([]);
+    // A dry run sends nothing: the closed port is never asked.
+    const env = { DOCS_API_KEY: 'k', DOCS_API_BASE_URL: 'http://127.0.0.1:9', DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget') };
+    const run = loaded(['sync', '--dry-run', '--project', 'p', '--warehouse', join(tmp.dir, 'w.duckdb')], 0, env);
     expect(run).toContain('src/cli/commands/sync-action.js');
   });
 });

@@ -1,7 +1,8 @@
 // DuckDB's buffer pool as DuckDB itself accounts for it (duckdb_memory()), and a warehouse opened
 // cold at the writer's defaults: the tests of the small scan pool (src/warehouse/scan-memory.ts)
 // measure what a step leaves in the pool, starting from an empty one.
-import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS, openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_THREADS } from '../../src/warehouse/warehouse-defaults.js';
 
 export const MB = 1024 * 1024;
 

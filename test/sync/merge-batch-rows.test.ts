@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { resolveSyncConfig } from '../../src/config/sync-config.js';
-import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/sync/load/merger.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from '../../src/sync/load/merge-defaults.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';

@@ -6,12 +6,12 @@ import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
 import { keyFixWarning, normalizeApiKey } from '../../core/secrets.js';
-import { DEFAULT_TIMEOUT_MS } from '../../sync/api/http.js';
+import { DEFAULT_TIMEOUT_MS } from '../../sync/api/api-defaults.js';
 import { durationArg, intArg, requestTimeoutArg } from '../options.js';
 import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
 import { parsePaths } from '../../static-export/inputs.js';
 import { progressLine } from '../../static-export/progress-line.js';
-import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../sync/api/analytics-client.js';
+import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../sync/api/api-defaults.js';
 import type { CommandFactory } from './index.js';
 
 export const DEFAULT_EXPORTS_DIR = 'state/exports';

@@ -7,7 +7,7 @@ import { formatDuration } from '../../core/duration.js';
 import { messageOf, StoppedError } from '../../core/errors.js';
 import { formatExportSummary } from '../../outputs/lake/export-summary.js';
 import { exportLakeAfterRun } from '../lake-after-run.js';
-import { resolveSyncConfig, type SyncFlags } from '../../config/sync-config.js';
+import type { SyncConfig, SyncFlags } from '../../config/sync-config.js';
 import { createProgressLine } from '../../sync/run/progress.js';
 import { NotReadError } from '../../sync/run/run-org.js';
 import { runSync } from '../../sync/run/sync.js';
@@ -17,18 +17,18 @@ import { serverText } from '../../core/server-text.js';
 import { secretsOf } from '../../core/secrets.js';
 import { DEFAULT_CRON } from '../../cron/default-cron.js';
 import { backfillStatus, basisLines } from '../../outputs/status/backfill-basis.js';
-import { resolveOpsSettings, type OpsFlags } from '../../config/ops-config.js';
+import type { OpsFlags, OpsSettings } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
 import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
 import type { CliContext } from '../context.js';
 
 export type SyncCommandFlags = SyncFlags & OpsFlags & { dryRun?: boolean };
+/** The run's settings, resolved before this module loads (a bad flag or config costs no engine load). */
+export interface SyncSettings { cfg: SyncConfig; ops: OpsSettings }
 
 /** One `docs-etl sync`: the run, its lines, the lake after it, the backfill warning; sets the exit code. */
-export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number) => void, flags: SyncCommandFlags): Promise<void> {
-  const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
-  // Operations (docs/operations.md): request counts, alert state and delivery, the metrics textfile.
-  const ops = resolveOpsSettings(flags, ctx.env);
+export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number) => void, flags: SyncCommandFlags, settings: SyncSettings): Promise<void> {
+  const { cfg, ops } = settings;
   if (ops.metricsFile) checkMetricsFile(ops.metricsFile);
   const hooks = createOpsHooks({ clock: systemClock, logger: ctx.logger }, cfg, ops);
   for (const w of cfg.warnings) ctx.stderr.write(`docs-etl: warning: ${w}\n`);

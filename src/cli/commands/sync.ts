@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PIPELINES } from '../../../pipelines/index.js';
 import { UsageError } from '../../core/errors.js';
+import { systemClock } from '../../core/clock.js';
 import { MEMORY, parseKeepRaw } from '../../config/config-file.js';
 import { formatRereads, parseRereads, DEFAULT_REREADS } from '../../sync/plan/reread-schedule.js';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
@@ -58,7 +59,12 @@ DOCS_ETL_MAX_PAGE_BYTES (cap on one response body, default 64 MiB, at most what 
 A 429's Retry-After is honored for at least 1s and at most one --rate-limit window.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped on rate budget (the next run continues).`)
     .action(async (flags: SyncCommandFlags) => {
-      // The run's modules load only here, after the options parsed (sync-action.ts says why).
+      // Settings first (light modules: a bad config is one line), then the run's modules, loaded only
+      // here (sync-action.ts says why). Operations (docs/operations.md): request counts, alerts, the
+      // metrics textfile.
+      const [{ resolveSyncConfig }, { resolveOpsSettings }] = await Promise.all([import('../../config/sync-config.js'), import('../../config/ops-config.js')]);
+      const cfg = resolveSyncConfig(flags, ctx.env, systemClock.now(), (m) => ctx.logger.warn(m));
+      const ops = resolveOpsSettings(flags, ctx.env);
       const { runSyncCommand } = await import('./sync-action.js');
-      await runSyncCommand(ctx, setExitCode, flags);
+      await runSyncCommand(ctx, setExitCode, flags, { cfg, ops });
     });

@@ -7,8 +7,8 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { AlertSink } from '../../config/ops-config.js';
 import { slackAlert, type JsonAlert } from './alert-body.js';
+import { ALERT_DEADLINE_MS } from './alert-events.js';
 
-export const ALERT_DEADLINE_MS = 10_000;
 const ATTEMPTS = 3;
 const BACKOFF_MS = 250;
 

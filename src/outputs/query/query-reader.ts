@@ -13,7 +13,8 @@
 //    `--timeout`.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { quotedString } from '../../core/sql-quoting.js';
 import { MEMORY_SIZE, memorySizeBytes } from '../../core/memory-size.js';
 import { FatalError, UsageError, messageOf } from '../../core/errors.js';
 import { readSurfaceDir } from '../../sync/publish/surface-files.js';

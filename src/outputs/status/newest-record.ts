@@ -1,7 +1,8 @@
 // The newest record a stream stored (its event time or day), for `status` (newest_record_at) and the
 // freshness SLAs: the coverage head advances on every successful run, the newest record only when
 // new data arrives, so it is what shows data going stale while the runs succeed.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { PipelineDefinition } from '../../sync/pipeline/definition.js';
 
 /** The table and column that date a pipeline's records: its first lake table's layout column, else its time column. */

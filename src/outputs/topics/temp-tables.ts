@@ -3,7 +3,8 @@
 // their query's). They are created and dropped from this declaration: a table left behind would
 // hold the writer's pool (memory DuckDB cannot evict) for the rest of the run. A test checks that
 // every TEMP TABLE named in sql/topics or src/outputs/topics is declared here.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 
 /** Tables the JS side creates: name → columns. */
 const FILLED = {

@@ -16,7 +16,6 @@ import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 
-export const DEFAULT_BASE_URL = 'https://api.mintlify.com';
 export const PAGE_LIMIT = 1000;
 
 /** After this many 429s in a row for one request, it gives up (the stream fails; the next run continues). */

@@ -9,6 +9,7 @@ import { ConnectionFailedError, RequestDeadlineError, ResponseTooLargeError, Ret
 import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
 import { JsonSkimmer, MAX_SKIM_BYTES, RecordTooLargeError } from './json-skim.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './api-defaults.js';
 
 export interface HttpResponse {
   status: number;
@@ -31,9 +32,6 @@ export function httpResponse(status: number, headers: HttpResponse['headers'], b
 
 /** Node's timers hold at most 2^31-1 ms (~24.8 days); a longer delay fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Well above a page of 1,000 turns (a few MB). */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** After a stop request, a request in flight may still finish (it is paid for), within this. */
 export const STOP_GRACE_MS = 10_000;
 

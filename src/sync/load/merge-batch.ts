@@ -4,7 +4,8 @@
 // windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
-import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
 import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';

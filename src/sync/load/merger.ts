@@ -17,6 +17,7 @@ import { stepMemoryLimit, withMemoryLimit } from '../../warehouse/memory-pool.js
 import { isOutOfMemory, outOfMemoryLine } from '../../warehouse/out-of-memory.js';
 
 import { readSyncState, type StreamState } from './sync-state.js';
+import { DEFAULT_MERGE_BATCH_ROWS } from './merge-defaults.js';
 import type { Writer } from '../../warehouse/writer.js';
 
 export interface MergerDeps {
@@ -47,13 +48,6 @@ export interface MergerStats {
   rows: number;
   ms: number;
 }
-
-/**
- * Largest batch by default, in records (config mergeBatchRows). A lower cap bounds what one MERGE
- * reads at once; measured at 1M turns, 20,000 did not lower the merge phase's peak RSS (456 MB
- * against 451 MB at 100,000: batches rarely exceed 20 pages while fetching), so the default stays.
- */
-export const DEFAULT_MERGE_BATCH_ROWS = 100_000;
 
 /** A landed page this large (bytes) is merged in a batch of its own. */
 export const ALONE_BYTES = 16 * 1024 * 1024;

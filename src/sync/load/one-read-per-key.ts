@@ -6,7 +6,8 @@
 // with the key's columns, `seq` (the page's sequence in its stream) and `ord` (the record's
 // position in its page), and optionally `reject` (set on records DuckDB refused: they compete for
 // nothing, quarantine takes them).
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { FatalError } from '../../core/errors.js';
 import type { PipelineDefinition, TieBreak } from '../pipeline/definition.js';
 import { sqlFile } from '../../warehouse/sql-files.js';

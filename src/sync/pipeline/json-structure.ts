@@ -1,7 +1,7 @@
 // The DuckDB type a zod record contract reads as: the one field list. The loader reads landed
 // records with DuckDB's JSON reader using this structure, so a field added to the contract is
 // read without editing SQL, and a field the SQL maps but the contract lacks fails a test.
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { ZodType } from 'zod';
 
 interface Def {

@@ -22,7 +22,7 @@
 // type, from which the merge's read_json column specs are made: landedColumns) and LANDED_VERSION
 // (written by the writer, checked by every reader: checkLandedVersion).
 // It lives with the declarations (sync/pipeline) because two stages share it: land writes it, load reads it.
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
 import { UnknownLandedVersionError } from '../../core/errors.js';
 import type { Purpose } from '../../core/window.js';
 

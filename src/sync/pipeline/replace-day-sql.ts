@@ -5,7 +5,7 @@
 // the day's previous read did not have, and those whose `changed` columns differ from it. The
 // stage SQL's contract: the view `stage` (the record rows, one per key) and the table `batch_days`.
 // Identifiers come from the declaration, quoted; the one value, the read time, is bound ($now).
-import { quotedIdentifier as q } from '@duckdb/node-api';
+import { quotedIdentifier as q } from '../../core/sql-quoting.js';
 import { FatalError } from '../../core/errors.js';
 import { columnsOf, type Column, type DeclaredTable } from './declared-table.js';
 import type { PipelineDefinition, ReplaceDay } from './definition.js';

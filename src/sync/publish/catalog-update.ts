@@ -8,7 +8,8 @@
 // every table and view after steady publishes).
 import { copyFileSync, constants } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
 import { sqlFolder } from '../../warehouse/sql-files.js';
 import { CATALOG_ALIAS, MANIFEST_SCHEMA, MANIFEST_TABLE, parquetViewSql, type Column } from './catalog.js';
 

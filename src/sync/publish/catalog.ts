@@ -8,7 +8,8 @@
 //   - docs_etl.read_surface: the publish's own manifest (which files are current, which retired).
 // DuckDB cannot bind a file path or an attached database name as a parameter, so those (our own
 // paths and identifiers, never user values) are quoted with DuckDB's own quoting (quotedString, quotedIdentifier); row values are never spliced.
-import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
 import { sqlFile, sqlFolder } from '../../warehouse/sql-files.js';
 
 export interface Column {

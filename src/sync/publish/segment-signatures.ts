@@ -4,7 +4,8 @@
 // has its own per-file signatures over declared tables (src/outputs/lake/signatures.ts); the read
 // surface keeps day signatures because it groups days into segments (closed months) and
 // recomputes only the days a run touched.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { fileCheck } from '../../warehouse/partition-files.js';
 import type { SurfaceTable } from './surface-tables.js';

@@ -12,7 +12,8 @@
 // a migration, or with no previous catalog state. As a backstop (a clock stepped back by more than
 // the margin, a row changed by hand), the first publish of each UTC day recomputes every day: any
 // such difference lasts at most until then.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { dayExpr, readPartitionSignatures, type PartitionSignature } from './segment-signatures.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { segmentRange } from './surface-plan.js';

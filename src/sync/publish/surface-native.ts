@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { commitFile } from '../../core/atomic-file.js';
 import { tempName } from '../../warehouse/partition-files.js';
 import { sqlFile } from '../../warehouse/sql-files.js';

@@ -1,7 +1,8 @@
 // `docs-etl reset --project P`: forget a project (its rows, quarantine, coverage, checkpoint and
 // landed pages; the run history stays), or with --from, read it again from that date on (the
 // coverage after it is dropped, so the next sync backfills it; stored rows stay and are updated).
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { CoverageInterval } from '../../core/intervals.js';

@@ -4,7 +4,8 @@
 // just written, before it is published, and kept in the lake manifest's file entry (so a later
 // export that does not rewrite the file still has them). Bounds are the spec's single-value
 // binary serialization (Appendix D), stored base64.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../../core/sql-quoting.js';
 import { z } from 'zod';
 import type { IcebergSchema, SchemaField } from './table-metadata.js';
 

@@ -1,7 +1,7 @@
 // `docs-etl lake ddl`: the statements that register every lake table in an engine with its
 // current Iceberg metadata file (and, where the engine pins a metadata file, refresh it after an
 // export). Pure text from each table's location and current metadata file; docs/lake.md shows them.
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../../core/sql-quoting.js';
 
 export const ENGINES = ['duckdb', 'spark', 'trino', 'athena', 'snowflake', 'bigquery'] as const;
 export type Engine = (typeof ENGINES)[number];

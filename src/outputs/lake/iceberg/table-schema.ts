@@ -2,7 +2,8 @@
 // SELECT (DESCRIBE, DuckDB types); ids come from the table's current Iceberg schema: a column
 // keeps its id while its name and type stay, a new (or retyped) column gets the next id after
 // last-column-id, and an id is never given to another column. The map lives in the metadata itself.
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../../core/sql-quoting.js';
 import { FatalError } from '../../../core/errors.js';
 import type { IcebergPrimitive, IcebergSchema, IcebergType, SchemaField, TableMetadata } from './table-metadata.js';
 import { currentSchema } from './table-metadata.js';
