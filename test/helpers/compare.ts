@@ -65,3 +65,13 @@ export async function scalar(path: string, sql: string): Promise<unknown> {
     wh.close();
   }
 }
+
+/** Every row of a query on a warehouse opened read-only, as plain JS objects; values bound by name. */
+export async function queryRows(path: string, sql: string, params: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+  const wh = await openWarehouse(path, { readOnly: true });
+  try {
+    return (await wh.conn.runAndReadAll(sql, params)).getRowObjectsJS() as Record<string, unknown>[];
+  } finally {
+    wh.close();
+  }
+}

@@ -15,6 +15,7 @@ import { reportPeriod } from '../../src/outputs/report/period.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { CHROMIUM, KEY, PROJECT, launchBrowser, openReport, syncedWarehouse } from './report-fixture.js';
+import { queryRows } from '../helpers/compare.js';
 
 const ZONE = 'Pacific/Honolulu';
 const DAY = 86_400_000;
@@ -76,14 +77,7 @@ afterAll(async () => {
   tmp?.cleanup();
 });
 
-async function sql(query: string, params: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
-  const wh = await openWarehouse(warehouse, { readOnly: true });
-  try {
-    return (await wh.conn.runAndReadAll(query, params)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    wh.close();
-  }
-}
+const sql = (query: string, params: Record<string, string> = {}) => queryRows(warehouse, query, params);
 
 /** Per topic, its unanswered turns whose Honolulu day falls in [from, to]: counted apart from the report's SQL. */
 async function turnsInPeriod(from: string, to: string): Promise<Map<string, number>> {

@@ -18,6 +18,7 @@ import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/ind
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { CHROMIUM, launchBrowser, openReport } from '../report/report-fixture.js';
+import { queryRows } from '../helpers/compare.js';
 
 const KEY = 'mint_trust_report_tz_key';
 // A zone whose day differs from the UTC day right now: UTC+14 from 10:00 UTC on, UTC-11 before.
@@ -26,14 +27,7 @@ let tmp: ReturnType<typeof tempDir>;
 let browser: { context: BrowserContext; close: () => Promise<void> } | undefined;
 let warehouse: string;
 
-async function sql(query: string, params: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
-  const wh = await openWarehouse(warehouse, { readOnly: true });
-  try {
-    return (await wh.conn.runAndReadAll(query, params)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    wh.close();
-  }
-}
+const sql = (query: string, params: Record<string, string> = {}) => queryRows(warehouse, query, params);
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing`);
