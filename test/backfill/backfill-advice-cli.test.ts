@@ -73,5 +73,5 @@ it('schedule --catch-up (or DOCS_ETL_CATCH_UP=1) starts hourly at the cron\'s mi
   expect(plain.stdout).toMatch(/schedule started: sync on "0 2 \* \* \*"/);
   const bad = await runCli(['schedule', '--cron', '0 2 * * *', '--warehouse', warehouse], { ...env, DOCS_ETL_CATCH_UP: 'maybe' });
   expect(bad.code).toBe(2);
-  expect(bad.stderr.trim()).toBe('docs-etl: DOCS_ETL_CATCH_UP must be 1 or 0, not "maybe"');
+  expect(bad.stderr.trim()).toBe('docs-etl: DOCS_ETL_CATCH_UP must be 1 or 0 (true/false, yes/no, on/off), not "maybe"');
 }, 120_000);

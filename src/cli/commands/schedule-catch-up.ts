@@ -2,20 +2,16 @@
 // left and the configured cron after (src/cron/catch-up.ts). "Left" is what `status` says: the
 // same warehouse read and estimate (backfill-basis.ts, backfill-estimate.ts), no formula of its own.
 import { systemClock } from '../../core/clock.js';
-import { UsageError } from '../../core/errors.js';
+import { booleanEnv } from '../../core/env-boolean.js';
 import type { SyncConfig } from '../../config/sync-config.js';
 import { backfillStatus } from '../../outputs/status/backfill-basis.js';
 import { hourlyRuns } from '../../outputs/status/backfill-estimate.js';
 import type { Status } from '../../outputs/status/collect-status.js';
 import { catchUpCron, hourlyCron, type BackfillLeft } from '../../cron/catch-up.js';
 
-/** --catch-up, else DOCS_ETL_CATCH_UP (1/true/yes on, 0/false/no/empty off; anything else is exit 2). */
+/** --catch-up, else DOCS_ETL_CATCH_UP (booleanEnv's words; unset or blank: off; anything else is exit 2). */
 export function catchUpWanted(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
-  if (flag) return true;
-  const v = (env.DOCS_ETL_CATCH_UP ?? '').trim().toLowerCase();
-  if (['1', 'true', 'yes'].includes(v)) return true;
-  if (['', '0', 'false', 'no'].includes(v)) return false;
-  throw new UsageError(`DOCS_ETL_CATCH_UP must be 1 or 0, not "${env.DOCS_ETL_CATCH_UP}"`);
+  return flag === true || booleanEnv(env.DOCS_ETL_CATCH_UP, 'DOCS_ETL_CATCH_UP') === true;
 }
 
 /** Backfill left by the status estimate; with no warehouse yet, left (the first run probes history). */

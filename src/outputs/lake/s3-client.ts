@@ -2,12 +2,13 @@
 // AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN (else the SDK's chain: AWS_PROFILE, SSO, web identity,
 // instance roles), AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (MinIO,
 // R2, GCS interoperability). With an endpoint, addressing is path-style (bucket in the path);
-// DOCS_ETL_S3_PATH_STYLE=true|false overrides. Checksums only when an operation requires them
+// DOCS_ETL_S3_PATH_STYLE=true|false (core/env-boolean.ts) overrides. Checksums only when an operation requires them
 // (some S3-compatible servers store the aws-chunked framing of a streamed body otherwise).
 // Retries are the SDK's standard mode, bounded to MAX_ATTEMPTS per request; every timeout fails the
 // attempt (lake-deadlines.ts: DOCS_ETL_S3_TIMEOUT), never only logs a warning.
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { FatalError, messageOf, UsageError } from '../../core/errors.js';
+import { booleanEnv } from '../../core/env-boolean.js';
 import { scrub, secretsOf } from '../../core/secrets.js';
 import { lakeDeadlines, s3HandlerOptions } from './lake-deadlines.js';
 
@@ -18,11 +19,7 @@ export function s3Client(env: NodeJS.ProcessEnv): S3Client {
   if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) {
     throw new UsageError(`${env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL'}: expected an http(s) URL, got "${endpoint}"`);
   }
-  const pathStyleEnv = env.DOCS_ETL_S3_PATH_STYLE?.trim().toLowerCase();
-  if (pathStyleEnv !== undefined && pathStyleEnv !== '' && !['true', 'false', '1', '0'].includes(pathStyleEnv)) {
-    throw new UsageError(`DOCS_ETL_S3_PATH_STYLE: expected true or false, got "${env.DOCS_ETL_S3_PATH_STYLE}"`);
-  }
-  const forcePathStyle = pathStyleEnv ? pathStyleEnv === 'true' || pathStyleEnv === '1' : Boolean(endpoint);
+  const forcePathStyle = booleanEnv(env.DOCS_ETL_S3_PATH_STYLE, 'DOCS_ETL_S3_PATH_STYLE') ?? Boolean(endpoint);
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || (endpoint ? 'us-east-1' : undefined);
   const config: S3ClientConfig = {
     forcePathStyle,
