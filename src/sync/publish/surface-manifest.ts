@@ -30,7 +30,7 @@ const daySignature = z.object({
 
 const surfaceTable = z.object({
   name: z.string(), timeColumn: z.string(), timeType: z.enum(['instant', 'date']),
-  stamp: z.string().optional(), stampedBy: z.string().optional(), versions: z.array(z.string()).optional(),
+  stamp: z.string().optional(), stampedBy: z.string().optional(), versions: z.array(z.string()).readonly().optional(),
 });
 
 const retired = z.array(z.object({ file: z.string(), retiredAt: z.string() }));

@@ -7,28 +7,20 @@
 // other table of the warehouse is kept whole (src/sync/publish/surface-native.ts).
 import type { LakeTable } from '../pipeline/lake-table.js';
 
-export interface SurfaceTable {
+/** A partitioned table of the surface: its partition column and the declaration's change detection. */
+export type SurfaceTable = {
   name: string;
   /** The partition's instant (its UTC day) or date column; the project column is `project_id`. */
   timeColumn: string;
   timeType: 'instant' | 'date';
-  /** The declaration's change detection (LakeTable.changes). */
-  stamp?: string;
-  stampedBy?: string;
-  versions?: string[];
-}
+} & NonNullable<LakeTable['changes']>;
 
 /** The declared dated tables among the warehouse's readable ones, in declaration order. */
 export function surfacePartitionedTables(declared: readonly LakeTable[], present: ReadonlySet<string>): SurfaceTable[] {
   const out: SurfaceTable[] = [];
   for (const t of declared) {
     if (t.layout.by !== 'project-day' || !present.has(t.name) || out.some((o) => o.name === t.name)) continue;
-    out.push({
-      name: t.name, timeColumn: t.layout.column, timeType: t.layout.type,
-      ...(t.changes?.stamp !== undefined && { stamp: t.changes.stamp }),
-      ...(t.changes?.stampedBy !== undefined && { stampedBy: t.changes.stampedBy }),
-      ...(t.changes?.versions !== undefined && { versions: [...t.changes.versions] }),
-    });
+    out.push({ name: t.name, timeColumn: t.layout.column, timeType: t.layout.type, ...t.changes });
   }
   return out;
 }
