@@ -9,6 +9,7 @@ import { ApiUnreachableError, FatalError } from '../../core/errors.js';
 import { BEGINNING } from '../../core/window.js';
 import type { HistoryProbe } from '../load/history-probes.js';
 import { PROBED_PIPELINE } from '../plan/history-start.js';
+import type { OrgStream } from './run-org.js';
 
 export const CALLER_STATS = '/v1/analytics/{projectId}/assistant/caller-stats';
 const WEEK_MS = 7 * 86_400_000;
@@ -55,7 +56,8 @@ export interface ProbeDeps {
 /** Requests a probe may take at most (1 + the search's log2 of the horizon + one): left for reads otherwise. */
 const PROBE_REQUESTS = 9;
 
-type ProbedStream = { projectId: string; from: Date | null; pipeline: { name: string }; coverage: readonly { from: number; rows: number | null }[]; client: AnalyticsClient; historyStart?: number | null; probeRequests?: number; probeFailure?: FatalError };
+/** What the probe reads and sets of a run's stream (run-org.ts's OrgStream). */
+type ProbedStream = Pick<OrgStream, 'projectId' | 'from' | 'pipeline' | 'coverage' | 'client' | 'historyStart' | 'probeRequests' | 'probeFailure'>;
 
 const bottomOf = (s: ProbedStream) => (s.coverage.length ? s.coverage.reduce((a, b) => (b.from < a.from ? b : a)) : null);
 
