@@ -15,7 +15,7 @@ import type { PipelineDefinition, ReplaceDay } from '../pipeline/definition.js';
 import { replaceDaySql } from '../pipeline/replace-day-sql.js';
 import { duckdbType } from '../pipeline/json-structure.js';
 import { settleAges, type RereadStage } from '../plan/reread-schedule.js';
-import { readCoverage, writeCoverage } from './coverage-store.js';
+import { readCoverage, writeCoverage } from '../../warehouse/coverage-store.js';
 import { keepOneReadPerKey } from './one-read-per-key.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';

@@ -7,7 +7,7 @@
 import type { AnalyticsClient } from '../api/analytics-client.js';
 import { ApiUnreachableError, FatalError } from '../../core/errors.js';
 import { BEGINNING } from '../../core/window.js';
-import type { HistoryProbe } from '../load/history-probes.js';
+import type { HistoryProbe } from '../../warehouse/history-probes.js';
 import { PROBED_PIPELINE } from '../plan/history-start.js';
 
 export const CALLER_STATS = '/v1/analytics/{projectId}/assistant/caller-stats';

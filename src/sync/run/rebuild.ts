@@ -9,7 +9,7 @@ import type { CoverageInterval } from '../../core/intervals.js';
 import type { Logger } from '../../core/logger.js';
 import { splitLanded } from '../pipeline/landed-page.js';
 import { LandingZone, type LandedFile, type Stream } from '../land/landing-zone.js';
-import { readCoverage, writeCoverage } from '../load/coverage-store.js';
+import { readCoverage, writeCoverage } from '../../warehouse/coverage-store.js';
 import { mergeBatch } from '../load/merge-batch.js';
 import { inTransaction, openWarehouse } from '../../warehouse/warehouse.js';
 import { Writer } from '../../warehouse/writer.js';
