@@ -59,7 +59,6 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   'sync/extract -> sync/api',
   'sync/extract -> sync/normalize',
   'sync/load -> sync/land',
-  'sync/load -> sync/normalize',
   // status reads the budget store of the api stage: issue 38.
   'outputs/status -> sync/api',
 ];

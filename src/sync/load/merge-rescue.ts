@@ -23,7 +23,7 @@ import { placeholder, quarantinable } from '../../core/quarantine-raw.js';
 import { replaceLoneSurrogates } from '../../core/well-formed.js';
 import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../pipeline/landed-page.js';
 import { writeDurably, type LandedFile } from '../land/landing-zone.js';
-import { refuseShape } from '../normalize/validate-records.js';
+import { refuseShape } from '../pipeline/record-shape.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { probeGroup } from './merge-batch.js';
 import type { Writer } from '../../warehouse/writer.js';
