@@ -58,7 +58,6 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   // zone, record validation): issue 38, to move into sync/pipeline or be passed in by sync/run.
   'sync/extract -> sync/api',
   'sync/extract -> sync/normalize',
-  'sync/load -> sync/land',
   // status reads the budget store of the api stage: issue 38.
   'outputs/status -> sync/api',
 ];

@@ -10,7 +10,7 @@ import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
 import { landedColumns } from '../pipeline/landed-page.js';
-import type { LandedFile } from '../land/landing-zone.js';
+import type { LandedFile } from '../pipeline/landed-page.js';
 import type { PipelineDefinition, ReplaceDay } from '../pipeline/definition.js';
 import { replaceDaySql } from '../pipeline/replace-day-sql.js';
 import { duckdbType } from '../pipeline/json-structure.js';
