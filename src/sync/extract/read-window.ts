@@ -5,13 +5,12 @@
 // key of a keyed pipeline) is one request of the endpoint with the key in its path and no dates; a
 // 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
 import { createHash } from 'node:crypto';
-import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
 import { CursorRejectedError, FatalError, ResponseTooLargeError, RetriableError, RetriesExhaustedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
-import { RecordTooLargeError } from '../api/json-skim.js';
+import { RecordTooLargeError, type AnalyticsClient, type FetchedJson } from '../pipeline/page-fetch.js';
 import { PageLimit, quarantineOversized } from './page-limit.js';
 import { EndlessPagingError, NO_PROGRESS_PAGES } from './endless-paging.js';
 

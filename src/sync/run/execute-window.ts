@@ -4,7 +4,7 @@
 // window open for a later run. A window that keeps timing out or failing is reported as such, for
 // the caller to bisect.
 import { ulid } from 'ulid';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import { RetriesExhaustedError, StoppedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';

@@ -4,7 +4,7 @@
 // number. A keyed pipeline's keys are selected here, from the warehouse as merged so far
 // (recovered pages included): what this run merges is seen by the next run's selection.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import type { ProjectConfig } from '../../config/sync-config.js';
 import { DEFAULT_TIME_ZONE } from '../../core/time-zone.js';
 import type { LandingZone } from '../land/landing-zone.js';

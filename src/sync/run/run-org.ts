@@ -4,7 +4,7 @@
 // keeps the queue. An exhausted budget or a stop request ends the organization's queue; a stream
 // that fails (unknown project, its pages cannot merge) does not stop the others.
 import { ulid } from 'ulid';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiUnreachableError, BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
