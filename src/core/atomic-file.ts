@@ -9,7 +9,7 @@
 // Not `write-file-atomic`: it neither flushes the directory nor creates its temporary exclusively,
 // and its temporary names (`file.<hash>`) are not the ones the sweeps of leftovers recognise.
 import { randomBytes } from 'node:crypto';
-import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -95,4 +95,14 @@ export function fsyncPath(path: string): void {
 
 export function isErrno(err: unknown, ...codes: string[]): boolean {
   return typeof err === 'object' && err !== null && codes.includes(String((err as NodeJS.ErrnoException).code));
+}
+
+/**
+ * Writes a file durably for its owner only (a landed page, a repaired one): its folder created
+ * first, then writeFileAtomicSync (temp file with a random name, O_EXCL: never follows a planted
+ * symlink; fsync, rename, fsync of the folder), mode 0o600.
+ */
+export function writeDurably(path: string, data: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomicSync(path, data, { mode: 0o600 });
 }

@@ -3,7 +3,8 @@
 // record holds (brackets, quotes, escapes, a field that looks like the envelope), and whatever the
 // chunking of the body.
 import { describe, expect, it } from 'vitest';
-import { HEAD_BYTES, JsonSkimmer } from '../../src/sync/api/json-skim.js';
+import { JsonSkimmer } from '../../src/sync/api/json-skim.js';
+import { HEAD_BYTES } from '../../src/sync/pipeline/page-fetch.js';
 
 function skim(text: string, chunk: number) {
   const s = new JsonSkimmer('conversations');

@@ -22,13 +22,13 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const LANDING = fileURLToPath(new URL('../../dist/src/sync/land/landing-zone.js', import.meta.url));
+const ATOMIC_FILE = fileURLToPath(new URL('../../dist/src/core/atomic-file.js', import.meta.url));
 
 describe('rule 10: a landed page is complete or absent', () => {
   it('a short write (file size limit: write(2) writes part of the page) is an error and leaves no file', async () => {
     const dir = join(tmp.dir, 'short');
     const script = join(tmp.dir, 'short-write.mjs');
-    writeFileSync(script, `import { writeDurably } from ${JSON.stringify(LANDING)};
+    writeFileSync(script, `import { writeDurably } from ${JSON.stringify(ATOMIC_FILE)};
 try { writeDurably(process.argv[2], 'x'.repeat(200000)); console.log('written'); } catch (e) { console.log('error: ' + e.message); }\n`);
     // A 64 KiB file size limit, SIGXFSZ ignored: the write stops short, as on a full disk.
     const child = spawn('bash', ['-c', `trap "" XFSZ; ulimit -f 64; exec "${process.execPath}" "${script}" "${join(dir, 'page.json')}"`], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -7,14 +7,14 @@ import { openBudgetBackend, type BudgetBackend } from '../../sync/api/open-budge
 import type { Clock } from '../../core/clock.js';
 import type { RateLimit } from '../../core/duration.js';
 import { formatDuration } from '../../core/duration.js';
-import { readCoverage, readWindowLog } from '../../sync/load/coverage-store.js';
+import { readCoverage, readWindowLog } from '../../warehouse/coverage-store.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { DENSITY_LOOKBACK_MS, density } from '../../sync/plan/density.js';
 import { defaultHistoryFrom, pageSize, rereadsOf, streamKey, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { parkedLine, readParkedStatus, type ParkedStatus } from './parked-status.js';
 import { newestRecordMs } from './newest-record.js';
 import { orgBackfill, type OrgBackfill, type StreamCost } from './backfill-estimate.js';
-import { readHistoryProbe, turnsBetween } from '../../sync/load/history-probes.js';
+import { readHistoryProbe, turnsBetween } from '../../warehouse/history-probes.js';
 import { PROBED_PIPELINE } from '../../sync/plan/history-start.js';
 import { DEFAULT_REREADS } from '../../sync/plan/reread-schedule.js';
 

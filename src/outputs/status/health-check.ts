@@ -9,7 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { PIPELINES } from '../../../pipelines/index.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
-import { readCoverage } from '../../sync/load/coverage-store.js';
+import { readCoverage } from '../../warehouse/coverage-store.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { rereadsOf, type PipelineDefinition } from '../../sync/pipeline/definition.js';
 import { DEFAULT_REREADS, dueReread, type RereadStage } from '../../sync/plan/reread-schedule.js';

@@ -12,6 +12,7 @@ import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
 import { replaceLoneSurrogates } from '../../core/well-formed.js';
 import { USER_AGENT } from '../../core/version.js';
+import type { AnalyticsClient, FetchedJson } from '../pipeline/page-fetch.js';
 import type { RequestBudget } from './budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
@@ -44,35 +45,6 @@ export interface AnalyticsClientDeps {
   dispatcher?: Dispatcher;
   /** Hears every request's outcome: the HTTP status, or 'error' (no answer); for the request metrics (src/outputs/metrics). */
   onResponse?: (endpoint: string, code: string) => void;
-}
-
-export interface FetchedJson {
-  /** The parsed body. */
-  json: unknown;
-  /** The body as received (landed verbatim, the key scrubbed if a server echoed it), as bytes. */
-  body: Buffer;
-  /** Requests this response cost (retries and 429s included). */
-  requests: number;
-}
-
-export interface GetOptions {
-  signal?: AbortSignal;
-  onRequest?: () => void;
-  /**
-   * Checks a parsed 200 body; a RetriableError it throws (a body that is not a page of the
-   * endpoint: a broken response) is retried like a 5xx, within the same retry policy.
-   */
-  check?: (json: unknown, body: Buffer) => void;
-  /** A page of one record: over the cap, its body is skimmed (http.ts, RecordTooLargeError); the records field. */
-  skimRecords?: string;
-}
-
-export interface AnalyticsClient {
-  /**
-   * One GET of `endpoint` (its {projectId} substituted) with these query parameters. `onRequest`
-   * hears of every request sent, so a run counts the ones that failed too.
-   */
-  get(endpoint: string, projectId: string, params: Record<string, string>, o?: GetOptions): Promise<FetchedJson>;
 }
 
 export function createAnalyticsClient(deps: AnalyticsClientDeps): AnalyticsClient {

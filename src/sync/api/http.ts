@@ -8,7 +8,8 @@ import { formatDuration } from '../../core/duration.js';
 import { ConnectionFailedError, RequestDeadlineError, ResponseTooLargeError, RetriableError, StoppedError, messageOf } from '../../core/errors.js';
 import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
-import { JsonSkimmer, MAX_SKIM_BYTES, RecordTooLargeError } from './json-skim.js';
+import { RecordTooLargeError } from '../pipeline/page-fetch.js';
+import { JsonSkimmer, MAX_SKIM_BYTES } from './json-skim.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './api-defaults.js';
 
 export interface HttpResponse {

@@ -4,33 +4,12 @@
 // so the stream can move past the record (its cursor or offset) and quarantine it by its size and
 // head. A byte scanner, not a parser: JSON's structural characters are ASCII, and strings (with
 // their escapes) are tracked exactly, so nothing inside a record can look like the envelope.
-import { ResponseTooLargeError } from '../../core/errors.js';
+import { HEAD_BYTES, type Skimmed } from '../pipeline/page-fetch.js';
 
-/** The head of an over-cap record kept for `quarantine`. */
-export const HEAD_BYTES = 4096;
 /** The envelope (the top-level fields besides the records) is small; a larger one is not a page. */
 const MAX_ENVELOPE_BYTES = 64 * 1024;
 /** How far past the cap a single record is skimmed (the request deadline bounds the time). */
 export const MAX_SKIM_BYTES = 1024 * 1024 * 1024;
-
-export interface Skimmed {
-  /** Bytes of the whole body. */
-  size: number;
-  /** Records in the skipped list. */
-  records: number;
-  /** The first HEAD_BYTES of the list's text (the record's head), UTF-8 decoded. */
-  head: string;
-  /** The body with its records list emptied, parsed; null when that is not a JSON object. */
-  envelope: Record<string, unknown> | null;
-}
-
-/** A page over the cap whose body was skimmed: its record can be quarantined and the stream move on. */
-export class RecordTooLargeError extends ResponseTooLargeError {
-  override name = 'RecordTooLargeError';
-  constructor(message: string, status: number | undefined, readonly skimmed: Skimmed) {
-    super(message, status);
-  }
-}
 
 const [QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;

@@ -4,8 +4,7 @@
 // moves on from the cursor or offset after it. After a page that fits, the limit doubles back
 // towards the endpoint's own, so a healthy stretch is read at full pages again within a few
 // requests (about 2·log2(limit) requests per over-cap record).
-import type { FetchedJson } from '../api/analytics-client.js';
-import { HEAD_BYTES, type RecordTooLargeError } from '../api/json-skim.js';
+import { HEAD_BYTES, type FetchedJson, type RecordTooLargeError } from '../pipeline/page-fetch.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 
 export class PageLimit {

@@ -5,13 +5,11 @@
 // key of a keyed pipeline) is one request of the endpoint with the key in its path and no dates; a
 // 400 or 404 for it is about that key (unknown, deleted, malformed) and yields a page saying so.
 import { createHash } from 'node:crypto';
-import type { AnalyticsClient, FetchedJson } from '../api/analytics-client.js';
 import { CursorRejectedError, FatalError, ResponseTooLargeError, RetriableError, RetriesExhaustedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
-import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
-import { RecordTooLargeError } from '../api/json-skim.js';
+import { RecordTooLargeError, type AnalyticsClient, type FetchedJson } from '../pipeline/page-fetch.js';
 import { PageLimit, quarantineOversized } from './page-limit.js';
 import { EndlessPagingError, NO_PROGRESS_PAGES } from './endless-paging.js';
 
@@ -44,6 +42,11 @@ export interface ReadOptions {
   onRequest?: () => void;
   /** Most pages this read may take (plan/page-cap.ts); unset: no cap. */
   maxPages?: number;
+  /**
+   * Why a page's page-level fields (totals) cannot be stored, or null: the normalize stage's check
+   * (src/sync/normalize/validate-page-fields.ts), passed in by the run.
+   */
+  pageFieldsProblem: (p: PipelineDefinition, json: unknown) => string | null;
 }
 
 /** How many times one run restarts a window on rejected cursors before giving up. */
@@ -105,7 +108,7 @@ export async function* readWindow(
     }
     const page = envelope(pipeline, fetched.json);
     const span = `${window.from.toISOString()} → ${window.to.toISOString()}`;
-    refusePageFields(pipeline, fetched.json, span);
+    refusePageFields(pipeline, fetched.json, span, opts);
     const full = limit.isFull();
     if (full) pages++;
     const next = following(pipeline, at, page, pages, limit.now ?? 0, oversized ? 1 : page.records.length);
@@ -157,7 +160,7 @@ async function* readSplit(
     const fetched = await client.get(p.endpoint, projectId, { ...params(p, window, START), ...filter }, { signal: opts.signal, onRequest: opts.onRequest, check: (json) => { envelope(p, json); } });
     unyielded += fetched.requests;
     const page = envelope(p, fetched.json);
-    refusePageFields(p, fetched.json, `${window.from.toISOString()} → ${window.to.toISOString()}`);
+    refusePageFields(p, fetched.json, `${window.from.toISOString()} → ${window.to.toISOString()}`, opts);
     const split = splits[level];
     if (page.hasMore && split) {
       for (const v of split.values) queue.push({ filter: { ...filter, [split.param]: v }, level: level + 1 });
@@ -259,8 +262,8 @@ function bodyCheck(p: PipelineDefinition, opts: ReadOptions): BodyCheck {
  * Page-level fields (totals) the warehouse cannot store end the window before the page lands: one
  * line, the stream reported failing for this run, and the next run reads the window again.
  */
-function refusePageFields(p: PipelineDefinition, json: unknown, span: string): void {
-  const problem = pageFieldsProblem(p, json);
+function refusePageFields(p: PipelineDefinition, json: unknown, span: string, opts: ReadOptions): void {
+  const problem = opts.pageFieldsProblem(p, json);
   if (problem) {
     throw new FatalError(`the API sent page-level fields the warehouse cannot store in window ${span} (${problem}): the window was ended, nothing from this page was landed; the next run reads it again`);
   }

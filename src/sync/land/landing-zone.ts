@@ -3,21 +3,16 @@
 // name opened exclusively, fsync, rename, fsync of the folder) is the page's checkpoint: a crash
 // never loses a landed page and never leaves half a file under a page's name. Merged pages are
 // deleted, or kept compressed (`--keep-raw`) for `docs-etl rebuild`.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { writeFileAtomicSync } from '../../core/atomic-file.js';
+import { writeDurably } from '../../core/atomic-file.js';
 import { messageOf } from '../../core/errors.js';
-import { checkLandedVersion, metaOf, serializeLanded, type LandedMeta, type LandedPage } from '../pipeline/landed-page.js';
+import { checkLandedVersion, metaOf, serializeLanded, type LandedFile, type LandedMeta, type LandedPage } from '../pipeline/landed-page.js';
 
 export interface Stream {
   projectId: string;
   pipeline: string;
-}
-
-export interface LandedFile {
-  path: string;
-  meta: LandedMeta;
 }
 
 const SEQ_DIGITS = 12;
@@ -191,13 +186,4 @@ function subdirs(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/**
- * Writes a landed file durably: core/atomic-file's temp file (random name, O_EXCL: never follows a
- * planted symlink), fsync, rename, fsync of the folder, created first; readable by the owner only.
- */
-export function writeDurably(path: string, data: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomicSync(path, data, { mode: 0o600 });
 }

@@ -17,13 +17,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeDurably } from '../../core/atomic-file.js';
 import { messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { placeholder, quarantinable } from '../../core/quarantine-raw.js';
 import { replaceLoneSurrogates } from '../../core/well-formed.js';
-import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedPage } from '../pipeline/landed-page.js';
-import { writeDurably, type LandedFile } from '../land/landing-zone.js';
-import { refuseShape } from '../normalize/validate-records.js';
+import { metaOf, serializeLanded, splitLanded, type InvalidRecord, type LandedFile, type LandedPage } from '../pipeline/landed-page.js';
+import { refuseShape } from '../pipeline/record-shape.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { probeGroup } from './merge-batch.js';
 import type { Writer } from '../../warehouse/writer.js';

@@ -8,7 +8,7 @@
 //   memory_limit 128MB (default): buffer 32 MiB, page cap 24 MiB;  1GB: 256 MiB buffer, 192 MiB
 //   (then DOCS_ETL_MAX_PAGE_BYTES, 64 MiB by default, is the smaller).
 // A larger page stops its stream at its checkpoint with one line naming both settings; records
-// over 4 MiB are refused at fetch anyway (validate-records.ts) and never size the buffer.
+// over 4 MiB are refused at fetch anyway (pipeline/record-shape.ts) and never size the buffer.
 import { memorySizeBytes } from '../../core/memory-size.js';
 
 /** The largest JSON buffer the merge can allocate at this memory limit (a power of two), or null. */

@@ -8,8 +8,8 @@ import { statSync } from 'node:fs';
 import type { Clock } from '../../core/clock.js';
 import { FatalError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { LandedFile, LandingZone } from '../land/landing-zone.js';
 import { streamKey, type PipelineDefinition } from '../pipeline/definition.js';
+import type { LandedFile } from '../pipeline/landed-page.js';
 import type { RereadStage } from '../plan/reread-schedule.js';
 import { mergeBatch, type MergedBatch, type MergeGroup } from './merge-batch.js';
 import { repairPage } from './merge-rescue.js';
@@ -20,9 +20,17 @@ import { readSyncState, type StreamState } from './sync-state.js';
 import { DEFAULT_MERGE_BATCH_ROWS } from './merge-defaults.js';
 import type { Writer } from '../../warehouse/writer.js';
 
+/** The landing zone as the merger uses it: src/sync/land/landing-zone.ts, passed in by the run. */
+interface LandedPages {
+  removeTemp(): void;
+  streams(): { projectId: string; pipeline: string }[];
+  list(s: { projectId: string; pipeline: string }): LandedFile[];
+  release(files: readonly LandedFile[], keep: boolean): void;
+}
+
 export interface MergerDeps {
   writer: Writer;
-  zone: LandingZone;
+  zone: LandedPages;
   pipelines: readonly PipelineDefinition[];
   clock: Clock;
   logger: Logger;

@@ -4,7 +4,8 @@
 // run. Refused here instead, the window ends with one line and nothing is landed; the next run
 // reads the window again (the API may have fixed the value by then).
 import type { PipelineDefinition } from '../pipeline/definition.js';
-import { describe, MAX_NUMBER, MAX_RECORD_DEPTH } from './validate-records.js';
+import { MAX_NUMBER, MAX_RECORD_DEPTH } from '../pipeline/record-shape.js';
+import { describe } from './validate-records.js';
 
 /** Why the page-level fields of this page cannot be stored, or null when they can. */
 export function pageFieldsProblem(p: PipelineDefinition, json: unknown): string | null {

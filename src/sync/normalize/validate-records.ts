@@ -3,10 +3,12 @@
 // with the reason and the raw JSON (whole up to MAX_RECORD_BYTES: its page lands without it in the
 // body, src/sync/land/strip-records.ts, so it is stored once); the page still loads. Fields the contract does not name are
 // kept, per record, for the `extra` column. A record nested too deep or too large to handle safely
-// is refused here too, so nothing downstream (JSON.stringify, DuckDB) can overflow on it.
+// is refused here too (src/sync/pipeline/record-shape.ts), so nothing downstream (JSON.stringify,
+// DuckDB) can overflow on it.
 import type { ZodError, ZodType } from 'zod';
 import { placeholder, quarantinable } from '../../core/quarantine-raw.js';
 import type { InvalidRecord } from '../pipeline/landed-page.js';
+import { MAX_RECORD_BYTES, refuseShape } from '../pipeline/record-shape.js';
 
 export interface ValidatedRecords {
   invalid: InvalidRecord[];
@@ -15,13 +17,6 @@ export interface ValidatedRecords {
   /** Set only when some record is invalid: the valid ones, in page order. */
   valid?: unknown[];
 }
-
-/** Deeper than this, a record is refused (the contract's own records are 3 levels deep). */
-export const MAX_RECORD_DEPTH = 32;
-/** Larger than this (as JSON text), a record is refused. */
-export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
-/** Numbers at or beyond ±2^63 do not fit BIGINT (the type of every count column). */
-export const MAX_NUMBER = 2 ** 63;
 
 export function validateRecords(schema: ZodType, fields: readonly string[], records: readonly unknown[]): ValidatedRecords {
   const known = new Set(fields);
@@ -56,26 +51,4 @@ export function describe(err: ZodError): string {
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`)
     .join('; ');
-}
-
-/** Depth and size are checked without recursion (a hostile record may be nested thousands deep). */
-export function refuseShape(raw: unknown): { error: string; shape: boolean } | null {
-  let bytes = 0;
-  const stack: [unknown, number, string][] = [[raw, 1, '']];
-  while (stack.length) {
-    const [v, depth, path] = stack.pop()!;
-    if (depth > MAX_RECORD_DEPTH) return { error: `record nested deeper than ${MAX_RECORD_DEPTH} levels`, shape: true };
-    if (typeof v === 'string') bytes += v.length;
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        bytes += k.length + 8;
-        stack.push([x, depth + 1, path ? `${path}.${k}` : k]);
-      }
-    } else bytes += 8;
-    // The warehouse stores numbers as BIGINT (counts) or DOUBLE: one DuckDB cannot cast would
-    // fail the whole page's merge, so the record is refused here.
-    if (typeof v === 'number' && !(Math.abs(v) < MAX_NUMBER)) return { error: `${path || '(record)'}: number ${v} is outside the range the warehouse stores (a 64-bit integer)`, shape: false };
-    if (bytes > MAX_RECORD_BYTES) return { error: `record larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB`, shape: true };
-  }
-  return null;
 }

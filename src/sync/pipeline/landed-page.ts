@@ -61,6 +61,12 @@ export interface LandedMeta {
   window_limit_ms: number | null;
 }
 
+/** A landed page on disk: its file and its metadata (src/sync/land writes it, src/sync/load merges it). */
+export interface LandedFile {
+  path: string;
+  meta: LandedMeta;
+}
+
 export interface InvalidRecord {
   i: number;
   error: string;

@@ -4,14 +4,15 @@
 // window open for a later run. A window that keeps timing out or failing is reported as such, for
 // the caller to bisect.
 import { ulid } from 'ulid';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import { RetriesExhaustedError, StoppedError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Window } from '../../core/window.js';
 import { readWindow, START, type ExtractedPage, type Position } from '../extract/read-window.js';
-import type { LandedFile, LandingZone } from '../land/landing-zone.js';
-import { LANDED_VERSION } from '../pipeline/landed-page.js';
+import type { LandingZone } from '../land/landing-zone.js';
+import { LANDED_VERSION, type LandedFile } from '../pipeline/landed-page.js';
 import { strippedBody } from '../land/strip-records.js';
+import { pageFieldsProblem } from '../normalize/validate-page-fields.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
@@ -57,7 +58,7 @@ export async function executeWindow(deps: WindowDeps, t: WindowTask): Promise<Wi
   // Ends a read-ahead left behind when the window ends early: its waits stop.
   const readAhead = new AbortController();
   const signal = deps.signal ? AbortSignal.any([deps.signal, readAhead.signal]) : readAhead.signal;
-  const pages = readWindow(deps.client, t.pipeline, t.projectId, t.window, start, { logger: deps.logger, signal, onRequest: deps.onRequest, maxPages: t.maxPages });
+  const pages = readWindow(deps.client, t.pipeline, t.projectId, t.window, start, { logger: deps.logger, signal, onRequest: deps.onRequest, maxPages: t.maxPages, pageFieldsProblem });
   let landed = 0;
   let records = 0;
   // A window restarted in this run (its stored cursor was rejected) is not paused again: paused

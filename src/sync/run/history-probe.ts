@@ -4,10 +4,10 @@
 // counts the turns older than the coverage, a binary search over weeks (about 6 more) finds the
 // oldest week with a turn. Done once per stream (history older than the probe does not move); the
 // planner reads nothing older than that week as weeks, and `status` estimates from the count.
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import { ApiUnreachableError, FatalError } from '../../core/errors.js';
 import { BEGINNING } from '../../core/window.js';
-import type { HistoryProbe } from '../load/history-probes.js';
+import type { HistoryProbe } from '../../warehouse/history-probes.js';
 import { PROBED_PIPELINE } from '../plan/history-start.js';
 import type { OrgStream } from './run-org.js';
 

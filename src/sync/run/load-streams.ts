@@ -4,14 +4,14 @@
 // number. A keyed pipeline's keys are selected here, from the warehouse as merged so far
 // (recovered pages included): what this run merges is seen by the next run's selection.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import type { ProjectConfig } from '../../config/sync-config.js';
 import { DEFAULT_TIME_ZONE } from '../../core/time-zone.js';
 import type { LandingZone } from '../land/landing-zone.js';
-import { readCoverage, readLastSweep, readWindowLog } from '../load/coverage-store.js';
+import { readCoverage, readLastSweep, readWindowLog } from '../../warehouse/coverage-store.js';
 import { readKeys } from '../load/read-keys.js';
 import { readParked } from '../load/parked-windows.js';
-import { readHistoryProbe } from '../load/history-probes.js';
+import { readHistoryProbe } from '../../warehouse/history-probes.js';
 import { readSyncState, type StreamState } from '../load/sync-state.js';
 import { DENSITY_LOOKBACK_MS, density } from '../plan/density.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';

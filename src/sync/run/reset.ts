@@ -7,7 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { CoverageInterval } from '../../core/intervals.js';
 import { LandingZone } from '../land/landing-zone.js';
-import { readCoverage, writeCoverage } from '../load/coverage-store.js';
+import { readCoverage, writeCoverage } from '../../warehouse/coverage-store.js';
 import { inTransaction, openWarehouse } from '../../warehouse/warehouse.js';
 import { acquireWriterLock } from '../../warehouse/writer-lock.js';
 import type { LocalConfig } from '../../config/sync-config.js';

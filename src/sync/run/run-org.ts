@@ -4,13 +4,14 @@
 // keeps the queue. An exhausted budget or a stop request ends the organization's queue; a stream
 // that fails (unknown project, its pages cannot merge) does not stop the others.
 import { ulid } from 'ulid';
-import type { AnalyticsClient } from '../api/analytics-client.js';
+import type { AnalyticsClient } from '../pipeline/page-fetch.js';
 import type { RequestBudget } from '../api/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiUnreachableError, BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { formatWindow } from '../../core/window.js';
-import type { LandedFile, LandingZone } from '../land/landing-zone.js';
+import type { LandingZone } from '../land/landing-zone.js';
+import type { LandedFile } from '../pipeline/landed-page.js';
 import type { StreamState } from '../load/sync-state.js';
 import { admit, mayContinue, readCap, type Learned } from '../plan/admission.js';
 import { afterWindow } from '../plan/after-window.js';

@@ -33,7 +33,7 @@ import type { Published } from '../publish/snapshot.js';
 import { loadStreams } from './load-streams.js';
 import { createDeclaredTables } from '../pipeline/create-declared-tables.js';
 import { probeNewHistories } from './history-probe.js';
-import { writeHistoryProbe } from '../load/history-probes.js';
+import { writeHistoryProbe } from '../../warehouse/history-probes.js';
 import { planOrganization } from '../plan/plan-organization.js';
 import { runOrg, type OrgStream } from './run-org.js';
 import { spanOf, type ProjectRunSummary } from './summary.js';

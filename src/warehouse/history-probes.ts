@@ -1,5 +1,6 @@
 // The `history_probes` table (sql/migrations/0037-history-probes.sql): where a stream's history
-// starts and how many records lie before the coverage, as probed once (run/history-probe.ts).
+// starts and how many records lie before the coverage, as probed once (src/sync/run/history-probe.ts).
+// Beside the coverage store: the run writes it, status reads it.
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 export interface HistoryProbe {

@@ -1,7 +1,9 @@
 // The coverage map and the window read log in the warehouse (tables `coverage`, `sync_windows`).
+// The sync's state, shared: the load writes it, the run plans from it, status reports it; so it lives
+// with the warehouse, below the stages and the outputs (docs/design.md, the layers).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CoverageInterval } from '../../core/intervals.js';
-import { sqlFile } from '../../warehouse/sql-files.js';
+import type { CoverageInterval } from '../core/intervals.js';
+import { sqlFile } from './sql-files.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
