@@ -22,8 +22,7 @@ let generatedBetween: [Date, Date];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
   tmp = tempDir('docs-etl-report-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  await syncedWarehouse(warehouse, 4000, 12);
+  warehouse = await syncedWarehouse(tmp.dir);
   await addHostileTurns(warehouse);
   await addInventory(warehouse);
   report = join(tmp.dir, 'out', 'report.html');
@@ -33,7 +32,7 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(`report failed (${r.code}): ${r.stderr}`);
   expect(r.stdout).toMatch(/^report .*report\.html: demo, \d{4}-\d\d-\d\d → \d{4}-\d\d-\d\d \(UTC\), [\d,]+ turns; [\d.]+ kB in [\d.]+s\n$/);
   browser = await launchBrowser();
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

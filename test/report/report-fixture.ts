@@ -1,4 +1,4 @@
-// Fixtures for the report tests: a warehouse synced from the sandbox over real HTTP (then closed),
+// Fixtures for the report tests: a warehouse synced from the sandbox over real HTTP (once per run, copied),
 // hostile text written into it through real DuckDB, and one headless Chromium per test file that
 // records every console message, page error and request of a page opened from disk.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,35 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { PIPELINES } from '../../pipelines/index.js';
-import { silentLogger } from '../../src/core/logger.js';
-import { keyFingerprint } from '../../src/core/secrets.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runSync } from '../../src/sync/run/sync.js';
-import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { warehouseRecorder } from '../../src/static-export/record.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { defaultReadPath, publishSnapshot } from '../../src/sync/publish/snapshot.js';
-import { defaultSyncConfig } from '../../src/config/sync-config.js';
+import { wallClockSyncedWarehouse, type WallClockSpec } from '../helpers/wall-clock-synced.js';
 
 export const KEY = 'mint_report_test_secret_key_77';
 export const PROJECT = 'demo';
 
-/** A warehouse holding `conversations` turns of the sandbox's last 30 days, synced over real HTTP. */
-export async function syncedWarehouse(warehouse: string, conversations: number, seed: number): Promise<void> {
-  const sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations, seed }));
-  try {
-    const r = await runSync(
-      { clock: { now: () => new Date(), sleep: async () => {} }, logger: silentLogger },
-      defaultSyncConfig(warehouse,
-        [{ projectId: PROJECT, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: null }],
-        { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(warehouse, '..', 'budget') }),
-      PIPELINES,
-    );
-    if (r.exitCode !== 0) throw new Error(`fixture sync failed: ${JSON.stringify(r.runs)}`);
-  } finally {
-    await sb.close();
-  }
+/**
+ * The report and topics tests' history: 3,000 turns of the sandbox's last 30 days, synced over real
+ * HTTP with the wall clock once per test run (test/helpers/wall-clock-synced.ts).
+ */
+const REPORT_HISTORY: WallClockSpec = { key: KEY, project: PROJECT, conversations: 3000, seed: 5 };
+
+/** The test's own copy of the synced state folder in `dir` (warehouse, read snapshot, budget); returns its warehouse. */
+export async function syncedWarehouse(dir: string): Promise<string> {
+  return (await wallClockSyncedWarehouse(REPORT_HISTORY, dir)).warehouse;
 }
 
 /** Questions are user input: these must show as text, never run or load anything. */

@@ -58,8 +58,7 @@ async function addSubjects(): Promise<void> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
   tmp = tempDir('docs-etl-report-gap-period-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  await syncedWarehouse(warehouse, 2000, 34);
+  warehouse = await syncedWarehouse(tmp.dir);
   await addSubjects();
   const env = cliEnv({ DOCS_API_KEY: KEY });
   const rebuilt = await runCli(['topics', '--rebuild', '--warehouse', warehouse, '--limit', '1'], env);
@@ -70,7 +69,7 @@ beforeAll(async () => {
     if (r.code !== 0) throw new Error(`report failed (${r.code}): ${r.stderr}`);
   }
   browser = await launchBrowser();
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -20,8 +20,7 @@ let report: string;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
   tmp = tempDir('docs-etl-report-topics-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  await syncedWarehouse(warehouse, 3000, 21);
+  warehouse = await syncedWarehouse(tmp.dir);
   await addHostileTurns(warehouse);
   const env = cliEnv({ DOCS_API_KEY: KEY });
   const rebuilt = await runCli(['topics', '--rebuild', '--warehouse', warehouse, '--limit', '1'], env);
@@ -30,7 +29,7 @@ beforeAll(async () => {
   const r = await runCli(['report', '--out', report, '--warehouse', warehouse], env);
   if (r.code !== 0) throw new Error(`report failed (${r.code}): ${r.stderr}`);
   browser = await launchBrowser();
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -10,10 +10,9 @@ let tmp: ReturnType<typeof tempDir>;
 let warehouse: string;
 beforeAll(async () => {
   tmp = tempDir('docs-etl-report-views-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  await syncedWarehouse(warehouse, 2500, 5);
+  warehouse = await syncedWarehouse(tmp.dir);
   await addHostileTurns(warehouse);
-}, 90_000);
+}, 300_000); // the first file of a run builds the shared fixture; the others wait for it
 afterAll(() => tmp.cleanup());
 
 async function count(sql: string): Promise<number> {

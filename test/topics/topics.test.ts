@@ -21,9 +21,8 @@ let warehouse: string;
 
 beforeAll(async () => {
   tmp = tempDir('docs-etl-topics-');
-  warehouse = join(tmp.dir, 'w.duckdb');
-  await syncedWarehouse(warehouse, 3000, 5);
-}, 120_000);
+  warehouse = await syncedWarehouse(tmp.dir);
+}, 300_000); // the first file of a run builds the shared fixture; the others wait for it
 
 afterAll(() => tmp?.cleanup());
 
