@@ -32,7 +32,7 @@ function child(args: string[]): Promise<Record<string, unknown>> {
   });
 }
 
-interface Step { mode: string; questions: number; questionsSkipped: number; topics: number; durationMs: number; phases: { phase: string; ms: number; peakRssMb: number }[] }
+interface Step { mode: string; questions: number; questionsSkipped: number; topics: number; durationMs: number; phases: { phase: string; ms: number; cpuMs: number; peakRssMb: number }[] }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -69,10 +69,11 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
       process.stdout.write(`${line([`+${fmt(HOURLY_TURNS)}`, h.mode, fmt(h.questions), fmt(h.questionsSkipped), fmt(h.topics), (h.durationMs / 1000).toFixed(2), h.peakRssMb.toFixed(0)])}\n`);
     }
   }
-  // Where each step's time and memory went (step-phases.ts): phase, seconds, peak RSS sampled in it.
+  // Where each step's time and memory went (step-phases.ts): phase, wall seconds, CPU seconds (the
+  // process's, DuckDB's threads included: the cost on a loaded machine), peak RSS sampled in it.
   for (const r of results) {
     for (const [name, s] of [['full', r.full], ...r.hourly.map((h, k) => [`hourly ${k + 1}`, h] as const)] as const) {
-      process.stdout.write(`${fmt(r.turns)} turns, ${name}: ${s.phases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(2)}s/${p.peakRssMb}MB`).join('; ')}\n`);
+      process.stdout.write(`${fmt(r.turns)} turns, ${name}: ${s.phases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(2)}s/${(p.cpuMs / 1000).toFixed(2)}s cpu/${p.peakRssMb}MB`).join('; ')}\n`);
     }
   }
   process.stdout.write(`${JSON.stringify({ scenario: 'topics', hourlyTurns: HOURLY_TURNS, results })}\n`);

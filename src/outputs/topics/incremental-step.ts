@@ -4,6 +4,7 @@
 // one batch of questions (assign-new.ts).
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
+import { inTransaction } from '../../warehouse/warehouse.js';
 import { placeNewQuestions } from './assign-new.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
 import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';
@@ -28,9 +29,23 @@ export async function runScript(conn: DuckDBConnection, file: string, params: Re
 
 /**
  * `p`: project, from, to, now, week, prev_week (write-topics.sql's). `cap`: distinct new questions
- * placed at most. `dropDeparted`: remove members whose turn left the period first (hourly path).
+ * placed at most. `hourly`: the hourly path: members whose turn left the period are removed first,
+ * and every write of the step is one transaction, so a step that fails or is killed midway leaves
+ * the previous topics, members and representations as they were (its turns are placed next run).
+ * An hour's changes are small (its new questions, their members and new topics' terms), so the
+ * transaction's memory is too. The full re-clustering's tail (up to maxQuestions) is not wrapped:
+ * DuckDB keeps a transaction's changes in memory.
  */
 export async function placeNewTurns(
+  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: boolean, phases: StepPhases,
+): Promise<IncrementalResult> {
+  if (!hourly) return place(conn, p, now, cap, false, phases);
+  const r = await inTransaction(conn, () => place(conn, p, now, cap, true, phases));
+  phases.mark('commit');
+  return r;
+}
+
+async function place(
   conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, phases: StepPhases,
 ): Promise<IncrementalResult> {
   if (dropDeparted) await runScript(conn, 'drop-departed', p, phases);

@@ -124,8 +124,8 @@ export async function runTopicStep(
   await conn.run('SET preserve_insertion_order = false');
   try {
     if (!force && !(await needsFull(conn, projectId, now))) {
-      // Not one transaction: DuckDB keeps a transaction's changes in memory. Each batch's placements are
-      // written as it goes; a step that fails leaves its turns no member, placed again next run.
+      // One transaction (an hour's changes are small): a step that fails or is killed leaves the
+      // previous topics as they were and its turns no member, placed again next run.
       const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, phases);
       const turns = Number((await all(conn, 'member-count', { project: projectId }))[0]!.turns);
       phases.mark('member count');
