@@ -20,6 +20,7 @@ import { keepOneReadPerKey } from './one-read-per-key.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';
 import { inTransaction } from '../../warehouse/warehouse.js';
+import { runStatements, type BoundValues } from '../../warehouse/run-statements.js';
 
 export interface MergeGroup {
   pipeline: PipelineDefinition;
@@ -96,24 +97,16 @@ export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Dat
 }
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
-  const now = quotedString(opts.now.toISOString());
   const partial = g.files.filter((f) => f.meta.quarantined > 0);
   for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
   await keepOneReadPerKey(conn, g.pipeline);
-  const col = g.pipeline.time.column;
-  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
-  const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${quotedString(String(v))} AS TIMESTAMPTZ)`);
+  const values = await mergeValues(conn, g.pipeline, opts.now);
   const merge = g.pipeline.load.merge;
-  if (!Array.isArray(merge)) {
-    for (const sql of replaceDaySql(g.pipeline, merge as ReplaceDay)) await conn.run(sql, sql.includes('$now') ? { now: opts.now.toISOString() } : undefined);
-  } else {
-    for (const file of merge as readonly string[]) {
-      await conn.run(sqlFile(file).replaceAll('{lo}', bound(range.lo)).replaceAll('{hi}', bound(range.hi)).replaceAll('$now', now));
-    }
-  }
+  const statements = Array.isArray(merge) ? (merge as readonly string[]).map((file) => sqlFile(file)) : replaceDaySql(g.pipeline, merge as ReplaceDay);
+  for (const sql of statements) await runStatements(conn, sql, values);
   // Pages, requests and records found invalid come from the pages' metadata; rows and records
   // DuckDB refused, from the stage.
   const counts = new Map<string, RunCounts>();
@@ -143,6 +136,17 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   const byStream = new Map<string, LandedFile[]>();
   for (const f of g.files) byStream.set(f.meta.project_id, [...(byStream.get(f.meta.project_id) ?? []), f]);
   for (const [projectId, files] of byStream) await advanceStream(conn, g.pipeline, projectId, files, stats, opts, out);
+}
+
+/**
+ * The values a merge's SQL may name, bound (never spliced): `$now`, the read time, and `$lo`/`$hi`,
+ * the batch's least and greatest `time.column` as text (NULL when the stage is empty), which the
+ * SQL casts back to its type.
+ */
+async function mergeValues(conn: DuckDBConnection, p: PipelineDefinition, now: Date): Promise<BoundValues> {
+  const col = quotedIdentifier(p.time.column);
+  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
+  return { now: now.toISOString(), lo: range.lo === null ? null : String(range.lo), hi: range.hi === null ? null : String(range.hi) };
 }
 
 /** Moves a stream's checkpoint over its merged pages; windows they complete enter the coverage map. */
