@@ -4,8 +4,8 @@
 // windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
+import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
@@ -98,6 +98,7 @@ export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Dat
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
   const partial = g.files.filter((f) => f.meta.quarantined > 0);
+  await bindLandedFiles(conn, g.files);
   for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
@@ -217,6 +218,26 @@ async function advanceStream(
   });
 }
 
+/** The three lists of the batch's files the landed views read, as session variables. */
+type LandedList = 'landed_whole' | 'landed_partial' | 'landed_all';
+
+/**
+ * The batch's file paths and reader buffer sizes, bound (never spliced into the views' SQL): a view
+ * cannot hold a parameter, so each list is a session variable (this connection's), which the views
+ * read with getvariable() when a statement binds them, that is, while this group merges.
+ */
+async function bindLandedFiles(conn: DuckDBConnection, files: readonly LandedFile[]): Promise<void> {
+  const lists: Record<LandedList, readonly LandedFile[]> = {
+    landed_whole: files.filter((f) => f.meta.quarantined === 0),
+    landed_partial: files.filter((f) => f.meta.quarantined > 0),
+    landed_all: files,
+  };
+  for (const [name, list] of Object.entries(lists)) {
+    await conn.run(`SET VARIABLE ${quotedIdentifier(name)} = $files`, { files: listValue(list.map((f) => f.path)) }, { files: LIST(VARCHAR) });
+    await conn.run(`SET VARIABLE ${quotedIdentifier(`${name}_max`)} = $bytes`, { bytes: maxObjectBytes(list) }, { bytes: BIGINT });
+  }
+}
+
 /**
  * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
  * window_from, window_to, window_key (a keyed read's key, else NULL), truncated, seq, ord, r, extra), read straight from the files by DuckDB's
@@ -234,8 +255,8 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   const meta = landedColumns(META);
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
        "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
-  const read = (list: readonly LandedFile[], columns: string) =>
-    `read_json([${list.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
+  const read = (list: LandedList, columns: string) =>
+    `read_json(getvariable('${list}'), format = 'unstructured', maximum_object_size = getvariable('${list}_max'), columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
   const partial = files.filter((f) => f.meta.quarantined > 0);
   const bodyRecs = p.recordsField === null
@@ -246,10 +267,10 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   // by position (the searches ranking) stays the API's.
   const parts = [
     ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
-      FROM ${read(whole, landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
+      FROM ${read('landed_whole', landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
     ...(partial.length ? [`SELECT ${cols}, valid AS recs,
         [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
-      FROM ${read(partial, landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
+      FROM ${read('landed_partial', landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
@@ -257,7 +278,7 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';
   out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
-    SELECT ${cols.replace(', x', '')}${page} FROM ${read(files, p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
+    SELECT ${cols.replace(', x', '')}${page} FROM ${read('landed_all', p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
   return out;
 }
 
@@ -268,7 +289,7 @@ function invalidSql(partial: readonly LandedFile[]): string {
       NULL::STRUCT(i INTEGER, error VARCHAR, raw JSON) AS q WHERE false`;
   }
   return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT project_id, run_id, unnest(invalid) AS q
-    FROM read_json([${partial.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(partial)},
+    FROM read_json(getvariable('landed_partial'), format = 'unstructured', maximum_object_size = getvariable('landed_partial_max'),
                    columns = {${landedColumns(['project_id', 'run_id', 'invalid'])}})`;
 }
 
