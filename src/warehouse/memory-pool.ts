@@ -45,7 +45,7 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
   } catch (err) {
     if (!isOutOfMemory(err)) throw err;
   } finally {
-    await conn.run(`SET memory_limit = '${current}'`);
+    await conn.run('SET memory_limit = $limit', { limit: current });
   }
   // It needed more than the smaller pool: once more, at the limit just put back.
   return fn();
@@ -54,7 +54,7 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
 /** Lowers memory_limit; false when DuckDB cannot free enough for it (the limit is then unchanged). */
 async function lowered(conn: DuckDBConnection, limit: string): Promise<boolean> {
   try {
-    await conn.run(`SET memory_limit = '${limit}'`);
+    await conn.run('SET memory_limit = $limit', { limit });
     return true;
   } catch (err) {
     if (isOutOfMemory(err)) return false;

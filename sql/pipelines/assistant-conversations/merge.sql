@@ -1,9 +1,11 @@
 -- Merge the staged turns into `conversations` and `sources` (no key index: uniqueness of
 -- (project_id, id, occurred_at) is kept here). Only stored rows inside the batch's time range
--- [{lo}, {hi}] are read, and of them only the key and content_hash, so the cost follows the batch,
--- not the history. first_seen_at is kept; last_seen_at moves; updated_at moves when a value
--- (sources included) changed. A turn stored before content_hash existed (NULL) takes the new values
--- and hash without moving updated_at, and its sources are written again.
+-- [$lo, $hi] (the stage's least and greatest occurred_at) are read, and of them only the key and
+-- content_hash, so the cost follows the batch, not the history. $lo, $hi and $now (the read time)
+-- are bound values (src/warehouse/run-statements.ts runs this file one statement at a time).
+-- first_seen_at is kept; last_seen_at moves; updated_at moves when a value (sources included)
+-- changed. A turn stored before content_hash existed (NULL) takes the new values and hash without
+-- moving updated_at, and its sources are written again.
 
 -- What the batch finds, per turn: stored before or not, changed or not. It carries the sources
 -- list, so the sources statements need no join back to the stage.
@@ -14,14 +16,14 @@ SELECT
   c.id IS NOT NULL AND c.content_hash IS DISTINCT FROM s.content_hash   AS rewrite,
   c.content_hash IS NOT NULL AND c.content_hash <> s.content_hash       AS changed
 FROM stage s
-LEFT JOIN (SELECT project_id, id, occurred_at, content_hash FROM conversations WHERE occurred_at BETWEEN {lo} AND {hi}) c
+LEFT JOIN (SELECT project_id, id, occurred_at, content_hash FROM conversations WHERE occurred_at BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ)) c
   ON c.project_id = s.project_id AND c.id = s.id AND c.occurred_at = s.occurred_at;
 
 -- One pass writes it all: changed turns take the new values, unchanged ones only last_seen_at,
 -- new ones are inserted (DuckDB's MERGE: about half the cost of an UPDATE plus an INSERT).
 MERGE INTO conversations c
 USING stage s
-ON c.project_id = s.project_id AND c.id = s.id AND c.occurred_at = s.occurred_at AND c.occurred_at BETWEEN {lo} AND {hi}
+ON c.project_id = s.project_id AND c.id = s.id AND c.occurred_at = s.occurred_at AND c.occurred_at BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ)
 WHEN MATCHED AND c.content_hash IS DISTINCT FROM s.content_hash THEN UPDATE SET
     query = s.query, response = s.response, response_type = s.response_type, resolution_status = s.resolution_status,
     query_category = s.query_category, page_url = s.page_url, page_path = s.page_path, extra = s.extra,
@@ -36,7 +38,7 @@ WHEN NOT MATCHED THEN INSERT (project_id, id, occurred_at, query, response, resp
 
 -- A rewritten turn's sources are replaced, not appended.
 DELETE FROM sources
-WHERE occurred_at BETWEEN {lo} AND {hi}
+WHERE occurred_at BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ)
   AND (project_id, conversation_id, occurred_at) IN (SELECT project_id, id, occurred_at FROM merge_match WHERE rewrite);
 
 -- One row per cited source, position 1-based in the order the API listed them.

@@ -4,8 +4,8 @@
 // windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
+import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
@@ -20,6 +20,7 @@ import { keepOneReadPerKey } from './one-read-per-key.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { readSyncState, type OpenWindow } from './sync-state.js';
 import { inTransaction } from '../../warehouse/warehouse.js';
+import { runStatements, type BoundValues } from '../../warehouse/run-statements.js';
 
 export interface MergeGroup {
   pipeline: PipelineDefinition;
@@ -96,24 +97,17 @@ export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Dat
 }
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
-  const now = quotedString(opts.now.toISOString());
   const partial = g.files.filter((f) => f.meta.quarantined > 0);
+  await bindLandedFiles(conn, g.files);
   for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
   await conn.run(invalidSql(partial));
   await conn.run(sqlFile(g.pipeline.load.stage));
   await keepOneReadPerKey(conn, g.pipeline);
-  const col = g.pipeline.time.column;
-  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
-  const bound = (v: unknown) => (v === null ? 'CAST(NULL AS TIMESTAMPTZ)' : `CAST(${quotedString(String(v))} AS TIMESTAMPTZ)`);
+  const values = await mergeValues(conn, g.pipeline, opts.now);
   const merge = g.pipeline.load.merge;
-  if (!Array.isArray(merge)) {
-    for (const sql of replaceDaySql(g.pipeline, merge as ReplaceDay)) await conn.run(sql, sql.includes('$now') ? { now: opts.now.toISOString() } : undefined);
-  } else {
-    for (const file of merge as readonly string[]) {
-      await conn.run(sqlFile(file).replaceAll('{lo}', bound(range.lo)).replaceAll('{hi}', bound(range.hi)).replaceAll('$now', now));
-    }
-  }
+  const statements = Array.isArray(merge) ? (merge as readonly string[]).map((file) => sqlFile(file)) : replaceDaySql(g.pipeline, merge as ReplaceDay);
+  for (const sql of statements) await runStatements(conn, sql, values);
   // Pages, requests and records found invalid come from the pages' metadata; rows and records
   // DuckDB refused, from the stage.
   const counts = new Map<string, RunCounts>();
@@ -143,6 +137,17 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
   const byStream = new Map<string, LandedFile[]>();
   for (const f of g.files) byStream.set(f.meta.project_id, [...(byStream.get(f.meta.project_id) ?? []), f]);
   for (const [projectId, files] of byStream) await advanceStream(conn, g.pipeline, projectId, files, stats, opts, out);
+}
+
+/**
+ * The values a merge's SQL may name, bound (never spliced): `$now`, the read time, and `$lo`/`$hi`,
+ * the batch's least and greatest `time.column` as text (NULL when the stage is empty), which the
+ * SQL casts back to its type.
+ */
+async function mergeValues(conn: DuckDBConnection, p: PipelineDefinition, now: Date): Promise<BoundValues> {
+  const col = quotedIdentifier(p.time.column);
+  const range = (await conn.runAndReadAll(`SELECT min(${col})::VARCHAR AS lo, max(${col})::VARCHAR AS hi FROM stage`)).getRowObjectsJS()[0]!;
+  return { now: now.toISOString(), lo: range.lo === null ? null : String(range.lo), hi: range.hi === null ? null : String(range.hi) };
 }
 
 /** Moves a stream's checkpoint over its merged pages; windows they complete enter the coverage map. */
@@ -213,6 +218,26 @@ async function advanceStream(
   });
 }
 
+/** The three lists of the batch's files the landed views read, as session variables. */
+type LandedList = 'landed_whole' | 'landed_partial' | 'landed_all';
+
+/**
+ * The batch's file paths and reader buffer sizes, bound (never spliced into the views' SQL): a view
+ * cannot hold a parameter, so each list is a session variable (this connection's), which the views
+ * read with getvariable() when a statement binds them, that is, while this group merges.
+ */
+async function bindLandedFiles(conn: DuckDBConnection, files: readonly LandedFile[]): Promise<void> {
+  const lists: Record<LandedList, readonly LandedFile[]> = {
+    landed_whole: files.filter((f) => f.meta.quarantined === 0),
+    landed_partial: files.filter((f) => f.meta.quarantined > 0),
+    landed_all: files,
+  };
+  for (const [name, list] of Object.entries(lists)) {
+    await conn.run(`SET VARIABLE ${quotedIdentifier(name)} = $files`, { files: listValue(list.map((f) => f.path)) }, { files: LIST(VARCHAR) });
+    await conn.run(`SET VARIABLE ${quotedIdentifier(`${name}_max`)} = $bytes`, { bytes: maxObjectBytes(list) }, { bytes: BIGINT });
+  }
+}
+
 /**
  * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
  * window_from, window_to, window_key (a keyed read's key, else NULL), truncated, seq, ord, r, extra), read straight from the files by DuckDB's
@@ -230,8 +255,8 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   const meta = landedColumns(META);
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
        "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
-  const read = (list: readonly LandedFile[], columns: string) =>
-    `read_json([${list.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(list)}, columns = {${columns}})`;
+  const read = (list: LandedList, columns: string) =>
+    `read_json(getvariable('${list}'), format = 'unstructured', maximum_object_size = getvariable('${list}_max'), columns = {${columns}})`;
   const whole = files.filter((f) => f.meta.quarantined === 0);
   const partial = files.filter((f) => f.meta.quarantined > 0);
   const bodyRecs = p.recordsField === null
@@ -242,10 +267,10 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   // by position (the searches ranking) stays the API's.
   const parts = [
     ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
-      FROM ${read(whole, landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
+      FROM ${read('landed_whole', landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
     ...(partial.length ? [`SELECT ${cols}, valid AS recs,
         [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
-      FROM ${read(partial, landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
+      FROM ${read('landed_partial', landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
@@ -253,7 +278,7 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';
   out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
-    SELECT ${cols.replace(', x', '')}${page} FROM ${read(files, p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
+    SELECT ${cols.replace(', x', '')}${page} FROM ${read('landed_all', p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
   return out;
 }
 
@@ -264,7 +289,7 @@ function invalidSql(partial: readonly LandedFile[]): string {
       NULL::STRUCT(i INTEGER, error VARCHAR, raw JSON) AS q WHERE false`;
   }
   return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT project_id, run_id, unnest(invalid) AS q
-    FROM read_json([${partial.map((f) => quotedString(f.path)).join(', ')}], format = 'unstructured', maximum_object_size = ${maxObjectBytes(partial)},
+    FROM read_json(getvariable('landed_partial'), format = 'unstructured', maximum_object_size = getvariable('landed_partial_max'),
                    columns = {${landedColumns(['project_id', 'run_id', 'invalid'])}})`;
 }
 

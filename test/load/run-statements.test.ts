@@ -1,0 +1,81 @@
+// Values are bound, never spliced into SQL text (issue 38): a merge file of several statements runs
+// through runStatements (src/warehouse/run-statements.ts), DuckDB's parser splitting it and each
+// statement bound with the values it names. Real in-memory DuckDB. A hostile value (a quote, `$now`,
+// `{lo}`, a `;` and a comment) must arrive in the table as it was given; a `;` or `$name` inside a
+// comment or a string literal of the SQL must not split it or be replaced.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FatalError } from '../../src/core/errors.js';
+import { runStatements } from '../../src/warehouse/run-statements.js';
+
+let instance: DuckDBInstance;
+let conn: DuckDBConnection;
+beforeEach(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  conn = await instance.connect();
+  await conn.run('CREATE TABLE t (id INTEGER, v VARCHAR, ts TIMESTAMPTZ, note VARCHAR)');
+});
+afterEach(() => {
+  conn.closeSync();
+  instance.closeSync();
+});
+
+const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
+
+const HOSTILE = `it's $now; {lo} '); DROP TABLE t; -- {hi}`;
+
+// Three statements; the second names no value; comments and a literal hold `;`, `$now` and `{lo}`.
+const SCRIPT = `-- a comment with a ; and $now and {lo} in it
+INSERT INTO t VALUES (1, $v, CAST($now AS TIMESTAMPTZ), '$now; {lo}');
+CREATE OR REPLACE TEMP TABLE copy AS SELECT * FROM t; -- ; $hi
+INSERT INTO t SELECT id + 1, v, CAST($lo AS TIMESTAMPTZ), note FROM copy WHERE ts >= CAST($lo AS TIMESTAMPTZ) OR $lo IS NULL;`;
+
+describe('runStatements', () => {
+  it('binds each statement the values it names: a hostile value and the SQL text both arrive unchanged', async () => {
+    await runStatements(conn, SCRIPT, { v: HOSTILE, now: '2026-11-28T01:02:03.000Z', lo: '2026-11-01 00:00:00+00' });
+    const got = await rows(`SELECT id, v, strftime(timezone('UTC', ts), '%Y-%m-%dT%H:%M:%S') AS ts, note FROM t ORDER BY id`);
+    expect(got).toEqual([
+      { id: 1, v: HOSTILE, ts: '2026-11-28T01:02:03', note: '$now; {lo}' },
+      { id: 2, v: HOSTILE, ts: '2026-11-01T00:00:00', note: '$now; {lo}' },
+    ]);
+  });
+
+  it('binds a null value as SQL NULL', async () => {
+    await runStatements(conn, SCRIPT, { v: null, now: '2026-11-28T01:02:03.000Z', lo: null });
+    expect(await rows('SELECT id, v, ts IS NULL AS no_ts FROM t ORDER BY id')).toEqual([
+      { id: 1, v: null, no_ts: false },
+      { id: 2, v: null, no_ts: true },
+    ]);
+  });
+
+  it('refuses a statement naming a value not given, before running it, and names it', async () => {
+    const run = runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z' });
+    await expect(run).rejects.toThrow(FatalError);
+    await expect(runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z' })).rejects.toThrow(/\$lo\b/);
+    expect((await rows('SELECT count(*) AS n FROM t'))[0]!.n).toBe(2n); // the first statement ran, twice; the third never
+  });
+
+  it('runs every statement in the caller\'s transaction: a rollback undoes them all', async () => {
+    await conn.run('BEGIN TRANSACTION');
+    await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null });
+    expect((await rows('SELECT count(*) AS n FROM t'))[0]!.n).toBe(2n);
+    await conn.run('ROLLBACK');
+    expect((await rows('SELECT count(*) AS n FROM t'))[0]!.n).toBe(0n);
+  });
+});
+
+// A static guard beside the behaviour tests: the old splice forms must not come back.
+describe('no value spliced into SQL text', () => {
+  const files = (dir: string, ext: string): string[] => readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p, ext) : p.endsWith(ext) ? [p] : [];
+  });
+
+  it('no sql/ file has a {lo}/{hi}/{now} placeholder, and no src/ file replaces a $name or {lo} in SQL text', () => {
+    const placeholders = files('sql', '.sql').filter((f) => /\{(lo|hi|now)\}/.test(readFileSync(f, 'utf8')));
+    const splices = files('src', '.ts').filter((f) => /\.replace(All)?\(\s*['"`](\$\w+|\{(lo|hi|now)\})['"`]/.test(readFileSync(f, 'utf8')));
+    expect({ placeholders, splices }).toEqual({ placeholders: [], splices: [] });
+  });
+});
