@@ -138,11 +138,6 @@ export async function runTopicStep(
     phases.mark('full: gap turns, question count');
     // The in-memory part in its own function: its questions and clustering are garbage before the tail.
     const held = await clusterHeld(conn, { projectId, p, weekParams, now, force, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP) }, phases, sample);
-    // Its tables are dropped before the tail: temporary tables hold the step pool, which DuckDB cannot
-    // evict (temp-tables.ts); kept, they left the tail's refresh-topics.sql out of memory in the 64 MiB
-    // pool at 100k turns, and withMemoryLimit then ran the whole step again at the full limit.
-    await dropTempTables(conn, FULL_STEP_TABLES);
-    phases.mark('full: drop its temp tables');
     // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
     const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - held.questions), false, phases);
     const topics = await topicCount();
