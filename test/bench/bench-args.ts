@@ -22,6 +22,8 @@ export interface BenchArgs {
   days: number;
   /** Unanswered turns of the topic scenario, one measurement each. */
   topicTurns: number[];
+  /** Distinct questions the topics scenario's period draws from (unset: nearly every turn its own). */
+  topicDistinct?: number;
 }
 
 /** "30000,100000,1e6" or "30k,100k,1m": turns a day, each from 1,000 to 10,000,000. */
@@ -54,6 +56,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .addOption(new Option('--scenario <name>', 'run a scenario instead: day = a virtual day of hourly runs per rate (issue 16); topics = the gap topic step at --topic-turns; topics-quality = the topics on the labelled sets').choices(['day', 'topics', 'topics-quality']))
     .option('--rates <list>', 'turns a day of the day scenario, comma-separated', parseRates, [30_000, 100_000, 1_000_000])
     .option('--topic-turns <list>', 'unanswered turns of the topics scenario (topic step time and peak RSS), comma-separated', parseRates, [100_000, 1_000_000])
+    .option('--topic-distinct <n>', 'distinct questions the topics scenario\'s period draws from, e.g. 200k with --topic-turns 1m (default: nearly every turn its own)', (v) => parseRates(v)[0]!)
     .option('--days <n>', 'days of hourly runs of the day scenario; the last is the steady state (the sandbox serves 7)', intArg(2, 6), 2);
   cmd.parse(argv, { from: 'node' });
   const o = cmd.opts<Omit<BenchArgs, 'sizes'> & { n: number[] }>();

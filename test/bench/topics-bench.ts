@@ -5,7 +5,9 @@
 //      and a sync's first step of a UTC day), then a step with nothing changed;
 //   2. HOURS hourly steps, each after an hour of traffic at 100,000 turns a day (4,167 unanswered
 //      turns, nearly all distinct questions): the incremental step a sync runs every hour.
-// Prints a table, then one JSON line.
+// `--topic-distinct N`: the period's made-up questions drawn from N (1M turns of 200k questions, as
+// issue 37 sizes the full re-clustering); the hourly turns stay new questions. Prints a table, then
+// one JSON line.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +44,8 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
   for (const turns of args.topicTurns) {
     const dir = mkdtempSync(join(tmpdir(), 'docs-etl-topics-bench-'));
     try {
-      await child(['gen', dir, String(turns), String(args.seed), String(start)]);
+      // The period's turns: nearly all distinct, or drawn from --topic-distinct questions (0: unset).
+      await child(['gen', dir, String(turns), String(args.seed), String(start), '0', String(args.topicDistinct ?? 0)]);
       const full = await child(['step', dir, String(start)]) as { first: Step; again: { durationMs: number }; hwmKb: number };
       const hours: { step: Step; hwmKb: number }[] = [];
       for (let h = 1; h <= HOURS; h++) {
@@ -51,7 +54,7 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
         hours.push(await child(['hour', dir, String(now)]) as { step: Step; hwmKb: number });
       }
       results.push({
-        turns, full: { ...full.first, peakRssMb: full.hwmKb / 1024, unchangedMs: full.again.durationMs },
+        turns, distinct: args.topicDistinct ?? null, full: { ...full.first, peakRssMb: full.hwmKb / 1024, unchangedMs: full.again.durationMs },
         hourly: hours.map((x) => ({ ...x.step, peakRssMb: x.hwmKb / 1024 })),
         hourlyMedianSeconds: median(hours.map((x) => x.step.durationMs)) / 1000, hourlyMaxPeakRssMb: Math.max(...hours.map((x) => x.hwmKb / 1024)),
       });
@@ -61,7 +64,8 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
   }
   const line = (cells: (string | number)[]) => cells.map((c, i) => String(c).padStart(i ? 12 : 10)).join(' ');
   const fmt = (n: number) => n.toLocaleString('en-US');
-  process.stdout.write(`topic step, distinct questions (launcher's memory settings; DuckDB 128MB, 2 threads; maxQuestions 200,000)\n`);
+  const drawn = args.topicDistinct ? `the period's questions drawn from ${fmt(args.topicDistinct)}` : 'distinct questions';
+  process.stdout.write(`topic step, ${drawn} (launcher's memory settings; DuckDB 128MB, 2 threads; maxQuestions 200,000)\n`);
   process.stdout.write(`${line(['turns', 'step', 'questions', 'over cap', 'topics', 'seconds', 'peak RSS MB'])}\n`);
   for (const r of results) {
     process.stdout.write(`${line([fmt(r.turns), 'full', fmt(r.full.questions), fmt(r.full.questionsSkipped), fmt(r.full.topics), (r.full.durationMs / 1000).toFixed(1), r.full.peakRssMb.toFixed(0)])}\n`);

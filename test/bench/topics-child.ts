@@ -1,4 +1,4 @@
-// A child of the topic bench: `gen DIR TURNS SEED NOW [SPAN_MS]` appends unanswered turns to the
+// A child of the topic bench: `gen DIR TURNS SEED NOW [SPAN_MS [DISTINCT]]` appends unanswered turns to the
 // warehouse; `step DIR NOW` runs the topic step once from nothing (the full re-clustering, as
 // `docs-etl topics --rebuild`), then once more with nothing changed; `hour DIR NOW` runs the step a
 // sync runs (incremental when a full re-clustering of the day exists). Each in a fresh process
@@ -17,10 +17,10 @@ export const BENCH_PROJECT = 'bench';
 const [mode, dir, ...rest] = process.argv.slice(2);
 const path = join(dir!, 'topics.duckdb');
 if (mode === 'gen') {
-  const [turns, seed, now, span] = rest.map(Number);
+  const [turns, seed, now, span, distinct] = rest.map(Number);
   const wh = await openWarehouse(path);
   try {
-    await writeUnansweredTurns(wh.conn, BENCH_PROJECT, turns!, seed!, now!, span || undefined);
+    await writeUnansweredTurns(wh.conn, BENCH_PROJECT, turns!, seed!, now!, span || undefined, distinct || undefined);
   } finally {
     wh.close();
   }
