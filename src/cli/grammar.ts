@@ -8,7 +8,6 @@
 import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import { loadConfigFile } from '../config/config-file.js';
 import { durationArg } from './options.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,9 +32,11 @@ export function logLevelOf(env: NodeJS.ProcessEnv): string {
 export function acceptConfigFile(cmd: Command, env: NodeJS.ProcessEnv, warn: (message: string) => void = () => {}): void {
   if (cmd.options.some((o) => o.long === '--config')) return;
   cmd.addOption(new Option('--config <file>', 'JSON config file (checked; this command uses its warehouse, readPath, budgetDir, budget, rateLimit, rereads and baseUrl)'));
-  cmd.hook('preAction', (command) => {
+  cmd.hook('preAction', async (command) => {
     const path = command.getOptionValue('config') as string | undefined;
     if (path === undefined) return;
+    // The config's schema (zod) loads only when a file is given: not for --help, a usage error or a plain run.
+    const { loadConfigFile } = await import('../config/config-file.js');
     const file = loadConfigFile(path);
     for (const w of file.pathWarnings) warn(w);
     // The same budget as sync: its folder (DOCS_ETL_BUDGET_DIR still wins) and its rate.

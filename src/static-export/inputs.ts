@@ -32,6 +32,19 @@ export function checkJobId(jobId: string): string {
   return jobId;
 }
 
+/** What a request asks for, checked before any request or warehouse read: a job to resume, else a domain to start one. */
+export type JobRequest = { jobId: string } | { domain: string };
+
+export function checkJobRequest(req: { jobId?: string; paths?: string[]; domain?: string }): JobRequest {
+  if (req.jobId) {
+    const jobId = checkJobId(req.jobId);
+    if (req.paths) throw new UsageError('--paths cannot be used with --job: the pages of a job are fixed when it starts');
+    return { jobId };
+  }
+  if (!req.domain) throw new UsageError('--domain is required (or --job to resume an existing job)');
+  return { domain: checkDomain(req.domain) };
+}
+
 /** The API's job id, checked before it names a directory. */
 export function safeJobIdFromApi(jobId: string): string {
   if (!SAFE_JOB_ID.test(jobId)) throw new FatalError(`the API returned a job id unusable as a directory name: ${JSON.stringify(jobId.slice(0, 60))}`);

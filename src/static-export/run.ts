@@ -17,7 +17,7 @@ import { applyRetention } from './retention.js';
 import { removeStaleParts } from './stale-parts.js';
 import { warehouseRecorder, type JobContext, type Recorder } from './record.js';
 import { writeValuesFile } from './values-file.js';
-import { checkDomain, checkJobId, safeJobIdFromApi } from './inputs.js';
+import { checkDomain, checkJobRequest, safeJobIdFromApi } from './inputs.js';
 import { JobFailedError, resumeHint } from './outcomes.js';
 import { noProgressLine, type ProgressLine } from './progress-line.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../sync/api/retry.js';
@@ -157,16 +157,15 @@ export async function runStaticExport(req: StaticExportRequest, deps: StaticExpo
 async function startOrResume(
   req: StaticExportRequest, api: StaticExportApi, recorder: Recorder, logger: Logger,
 ): Promise<{ job: StaticExportJob; context: JobContext }> {
-  if (req.jobId) {
-    const jobId = checkJobId(req.jobId);
-    if (req.paths) throw new UsageError('--paths cannot be used with --job: the pages of a job are fixed when it starts');
+  const asked = checkJobRequest(req);
+  if ('jobId' in asked) {
+    const { jobId } = asked;
     const context = resolveContext(jobId, await recorder.lookup(jobId), req);
     const job = await api.getJob(jobId).catch((err) => { throw beforeJob(err); });
     logger.info({ jobId, domain: context.domain, status: job.status }, 'static export job resumed');
     return { job, context };
   }
-  if (!req.domain) throw new UsageError('--domain is required (or --job to resume an existing job)');
-  const domain = checkDomain(req.domain);
+  const { domain } = asked;
   const version = req.version ?? null;
   const job = await api.startJob({ domain, ...(version ? { version } : {}), ...(req.paths ? { paths: req.paths } : {}) })
     .catch((err) => { throw beforeJob(err); });

@@ -20,6 +20,7 @@ const hooks = join(tmp.dir, 'hooks.mjs');
 writeFileSync(hooks, `export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
   if (r.url.includes('/dist/src/')) process.stderr.write('loaded ' + r.url.replace(/.*\\/dist\\//, '') + '\\n');
+  else if (r.url.includes('/node_modules/')) process.stderr.write('loaded ' + r.url.replace(/.*\\/node_modules\\//, 'node_modules/') + '\\n');
   return r;
 }\n`);
 const register = join(tmp.dir, 'register.mjs');
@@ -69,5 +70,30 @@ describe('the CLI loads what a command needs', () => {
     const env = { DOCS_API_KEY: 'k', DOCS_API_BASE_URL: 'http://127.0.0.1:9', DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget') };
     const run = loaded(['sync', '--dry-run', '--project', 'p', '--warehouse', join(tmp.dir, 'w.duckdb')], 0, env);
     expect(run).toContain('src/cli/commands/sync-action.js');
+  });
+
+  // The other commands that open the warehouse or call the API check their flags, config and
+  // environment first too: a usage error (exit 2) loads neither DuckDB (its binding, not only its
+  // SQL quoting), nor the HTTP client, nor the command's run (about 0.7 s of CPU per process, once
+  // per case of test/reliability/bad-input.test.ts); a command line that passed them does.
+  const DUCKDB = 'node_modules/@duckdb/node-api/lib/index.js';
+  const runOf = (command: string) => new RegExp(`^(src/cli/commands/${command}-action\\.js|src/sync/run/sync\\.js|src/static-export/run\\.js|${DUCKDB.replace(/[./]/g, '\\$&')}|node_modules/undici/index\\.js)$`);
+  const lake = () => join(tmp.dir, 'lake');
+  // Each case is the command's last check before its run loads: every check before it is light too.
+  it.each<[string, string[]]>([
+    ['status', ['--warehouse', '']], ['export-parquet', ['--warehouse', '', '--out', 'LAKE']], ['static-export', ['--job', 'bad id']],
+    ['schedule', ['--static-export-cron', '0 3 * * *']], ['topics', ['--topic-period', '30d']], ['doctor', ['--project', '..']],
+    ['report', ['--out', '']], ['rebuild', ['--bogus']], ['reset', ['--bogus']],
+  ])('`%s %j` (a usage error) loads none of its run', (command, args) => {
+    const mods = loaded([command, ...args.map((a) => (a === 'LAKE' ? lake() : a))], 2, { DOCS_API_KEY: 'k', DOCS_PROJECT_ID: 'p', XDG_STATE_HOME: join(tmp.dir, 'state') });
+    expect(mods).toContain(`src/cli/commands/${command}.js`);
+    expect(mods.filter((m) => runOf(command).test(m))).toEqual([]);
+  });
+
+  it('a command line that passed its checks loads its run', () => {
+    const missing = join(tmp.dir, 'missing.duckdb');
+    expect(loaded(['status', '--warehouse', missing], 1)).toEqual(expect.arrayContaining(['src/cli/commands/status-action.js', DUCKDB]));
+    expect(loaded(['export-parquet', '--warehouse', missing, '--out', lake()], 1)).toEqual(expect.arrayContaining(['src/cli/commands/export-parquet-action.js', DUCKDB]));
+    expect(loaded(['topics', '--warehouse', missing], 1)).toEqual(expect.arrayContaining(['src/cli/commands/topics-action.js', DUCKDB]));
   });
 });

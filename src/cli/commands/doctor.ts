@@ -9,9 +9,7 @@ import { EXIT } from '../../core/errors.js';
 import { PACKAGE_ROOT, warehousePath } from '../../core/paths.js';
 import { checkProjectId } from '../../core/project-id.js';
 import type { RateLimit } from '../../core/duration.js';
-import { runDoctor } from '../../tools/doctor/run-doctor.js';
 import { minNodeVersion } from '../../tools/doctor/node-support.js';
-import { formatReport, reportJson } from '../../tools/doctor/report.js';
 import { durationArg, rateLimitArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -42,6 +40,8 @@ Exit codes: 0 every check passed (warnings allowed), 1 something is wrong, 2 bad
       // Bad flags are usage errors (exit 2); everything else is a finding.
       warehousePath(flags.warehouse, ctx.env);
       if (flags.project !== undefined) checkProjectId(flags.project, '--project');
+      // The checks' modules (DuckDB, the HTTP client, the budget stores) load only after the flags passed.
+      const [{ runDoctor }, { formatReport, reportJson }] = await Promise.all([import('../../tools/doctor/run-doctor.js'), import('../../tools/doctor/report.js')]);
       const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
       const report = await runDoctor(
         { env: ctx.env, clock: systemClock, logger: ctx.logger, version: pkg.version, minNode: minNodeVersion() },

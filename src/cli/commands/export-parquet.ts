@@ -1,22 +1,14 @@
 // `docs-etl export-parquet --out DIR`: the warehouse as a Hive-partitioned Parquet lake, rewriting
 // only the partitions that changed. It reads the published read snapshot, so it never waits for a
 // sync nor blocks one.
-import type { DuckDBConnection } from '@duckdb/node-api';
+// Its options and the lake location are checked with light modules; the export (DuckDB, the lake
+// writer) is loaded only after (export-parquet-action.ts).
 import { Command, InvalidArgumentError } from 'commander';
-import { systemClock } from '../../core/clock.js';
-import { EXIT, UsageError } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { LAKE_TABLES } from '../lake-tables.js';
-import { exportLake, lakeStagingDir } from '../../outputs/lake/export-lake.js';
 import { parseLakeLocation } from '../../outputs/lake/lake-location.js';
-import { formatExportSummary } from '../../outputs/lake/export-summary.js';
-import { sqlFile } from '../../warehouse/sql-files.js';
-import { explainReadError } from '../../warehouse/warehouse.js';
-import { openReader } from '../../sync/publish/open-reader.js';
-import { readPathFor } from '../../sync/publish/snapshot.js';
 import type { CommandFactory } from './index.js';
 
-interface ExportFlags {
+export interface ExportFlags {
   out: string;
   warehouse?: string;
   full?: boolean;
@@ -50,29 +42,6 @@ Exit codes: 0 done (or stopped by a signal; the next export continues), 1 failed
     .action(async (flags: ExportFlags) => {
       parseLakeLocation(flags.out);
       const path = warehousePath(flags.warehouse, ctx.env);
-      const wh = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });
-      try {
-        if (flags.project) await checkKnownProjects(wh.conn, path, flags.project);
-        const summary = await exportLake(
-          { conn: wh.conn, logger: ctx.logger, clock: systemClock, signal: ctx.signal, tables: LAKE_TABLES, env: ctx.env, stagingDir: lakeStagingDir(path) },
-          { outDir: flags.out, full: Boolean(flags.full), projects: flags.project },
-        );
-        ctx.stdout.write(`${formatExportSummary(summary)}\n`);
-        setExitCode(EXIT.ok);
-      } catch (err) {
-        if (err instanceof UsageError) throw err;
-        throw explainReadError(path, err);
-      } finally {
-        wh.close();
-      }
+      const { runExportParquetCommand } = await import('./export-parquet-action.js');
+      await runExportParquetCommand(ctx, setExitCode, flags, path);
     });
-
-/** A mistyped --project would export nothing and exit 0: it is a usage error naming the known projects. */
-async function checkKnownProjects(conn: DuckDBConnection, path: string, asked: string[]): Promise<void> {
-  const known = (await conn.runAndReadAll(sqlFile('export/known-projects.sql'))).getRows().map((r) => String(r[0]));
-  const unknown = asked.filter((p) => !known.includes(p));
-  if (unknown.length) {
-    const names = unknown.map((p) => JSON.stringify(p)).join(', ');
-    throw new UsageError(`unknown project ${names} in warehouse ${path}: ${known.length ? `known projects are ${known.join(', ')}` : 'it has no projects yet (run `docs-etl sync` first)'}`);
-  }
-}

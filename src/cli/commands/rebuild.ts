@@ -6,7 +6,6 @@ import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { EXIT } from '../../core/errors.js';
 import { resolveLocalConfig } from '../../config/sync-config.js';
-import { runRebuild } from '../../sync/run/rebuild.js';
 import type { CommandFactory } from './index.js';
 
 export const rebuildCommand: CommandFactory = (ctx, setExitCode) =>
@@ -22,6 +21,8 @@ Exit codes: 0 done, 1 failed, 2 bad usage (e.g. no kept pages).`)
     .action(async (flags: { project?: string[]; warehouse?: string; config?: string }) => {
       const cfg = resolveLocalConfig(flags, ctx.env);
       for (const w of cfg.warnings ?? []) ctx.stderr.write(`docs-etl: warning: ${w}\n`);
+      // The replay's modules (DuckDB, the merge) load only once the settings passed.
+      const { runRebuild } = await import('../../sync/run/rebuild.js');
       const rebuilt = await runRebuild({ clock: systemClock, logger: ctx.logger }, { ...cfg, projects: flags.project ?? null }, PIPELINES);
       for (const s of rebuilt) {
         const dropped = s.coverageDroppedMs > 0 ? `; coverage dropped for ${formatDuration(s.coverageDroppedMs)} (the next sync reads it again)` : '';

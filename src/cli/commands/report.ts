@@ -5,11 +5,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { systemClock } from '../../core/clock.js';
 import { EXIT } from '../../core/errors.js';
 import { warehousePath } from '../../core/paths.js';
-import { explainReadError } from '../../warehouse/warehouse.js';
-import { openReader } from '../../sync/publish/open-reader.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { periodDays } from '../../outputs/report/period.js';
-import { checkReportPath, reportSummary, writeReport } from '../../outputs/report/write-report.js';
 import { durationArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -51,6 +48,10 @@ Every number comes from the warehouse's views (README: Report).
 Environment: DOCS_ETL_WAREHOUSE (default warehouse path), LOG_LEVEL.
 Exit codes: 0 written, 1 failed (missing or damaged warehouse), 2 bad usage.`)
     .action(async (flags: ReportFlags) => {
+      // The report's modules and DuckDB load only once the options parsed.
+      const [{ checkReportPath, reportSummary, writeReport }, { openReader }, { explainReadError }] = await Promise.all([
+        import('../../outputs/report/write-report.js'), import('../../sync/publish/open-reader.js'), import('../../warehouse/warehouse.js'),
+      ]);
       checkReportPath(flags.out);
       const path = warehousePath(flags.warehouse, ctx.env);
       const wh = await openReader({ warehouse: path, readPath: readPathFor(path, ctx.env) });

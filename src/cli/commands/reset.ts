@@ -7,7 +7,6 @@ import { systemClock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { EXIT, UsageError } from '../../core/errors.js';
 import { resolveLocalConfig } from '../../config/sync-config.js';
-import { describeReset, runReset } from '../../sync/run/reset.js';
 import { dateArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -40,6 +39,8 @@ export const resetCommand: CommandFactory = (ctx, setExitCode) =>
       const unknown = names?.filter((n) => !PIPELINES.some((p) => p.name === n)) ?? [];
       if (unknown.length) throw new UsageError(`unknown pipeline ${unknown.join(', ')}: choose from ${PIPELINES.map((p) => p.name).join(', ')}`);
       const request = { projectId: flags.project, pipelines: PIPELINES.filter((p) => !names || names.includes(p.name)), from: flags.from ?? null };
+      // DuckDB and the reset's modules load only once the settings passed.
+      const { describeReset, runReset } = await import('../../sync/run/reset.js');
       const effects = await describeReset(cfg, request);
       // Pipelines with nothing stored for the project are left out of the question.
       const what = effects.filter((e) => e.rows > 0 || e.coverageMs > 0 || e.landedPages > 0).map((e) => flags.from

@@ -4,7 +4,6 @@
 import { systemClock } from '../../core/clock.js';
 import { booleanEnv } from '../../core/env-boolean.js';
 import type { SyncConfig } from '../../config/sync-config.js';
-import { backfillStatus } from '../../outputs/status/backfill-basis.js';
 import { hourlyRuns } from '../../outputs/status/backfill-estimate.js';
 import type { Status } from '../../outputs/status/collect-status.js';
 import { catchUpCron, hourlyCron, type BackfillLeft } from '../../cron/catch-up.js';
@@ -36,7 +35,11 @@ export function catchUpFor(cron: string, cfg: SyncConfig, env: NodeJS.ProcessEnv
   }
   return catchUpCron({
     cron, hourly, say,
-    // The estimate at the configured cron's cadence until runs show one (as status does).
-    backfillLeft: async () => backfillLeftOf(await backfillStatus(cfg, { ...env, DOCS_ETL_CRON: cron }, systemClock, cron), cfg.rate),
+    // The estimate at the configured cron's cadence until runs show one (as status does). Its
+    // warehouse read is loaded here, at the first tick: `schedule`'s checks stay light.
+    backfillLeft: async () => {
+      const { backfillStatus } = await import('../../outputs/status/backfill-basis.js');
+      return backfillLeftOf(await backfillStatus(cfg, { ...env, DOCS_ETL_CRON: cron }, systemClock, cron), cfg.rate);
+    },
   });
 }

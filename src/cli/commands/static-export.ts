@@ -1,22 +1,21 @@
 // `docs-etl static-export`: start (or resume with --job) a static export job, wait for it, download
 // and verify the bundle, record it and its pages in the warehouse, optionally write Helm values.
+// Flags, key and base URL are checked with light modules; the export (HTTP client, tar, DuckDB) is
+// loaded only after (static-export-action.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { systemClock } from '../../core/clock.js';
 import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
-import { EXIT, FatalError, StoppedError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { keyFixWarning, normalizeApiKey } from '../../core/secrets.js';
 import { DEFAULT_TIMEOUT_MS } from '../../sync/api/api-defaults.js';
 import { durationArg, intArg, requestTimeoutArg } from '../options.js';
-import { runStaticExport, type StaticExportResult } from '../../static-export/run.js';
-import { parsePaths } from '../../static-export/inputs.js';
-import { progressLine } from '../../static-export/progress-line.js';
+import { checkJobRequest, parsePaths } from '../../static-export/inputs.js';
 import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../sync/api/api-defaults.js';
 import type { CommandFactory } from './index.js';
 
 export const DEFAULT_EXPORTS_DIR = 'state/exports';
 
-interface Flags {
+export interface StaticExportFlags {
   domain?: string;
   version?: string;
   paths?: string[];
@@ -61,24 +60,17 @@ must be https (plain http only for a loopback host); redirects are not followed.
 at least 1s and at most 1h, and never past --timeout.
 
 Exit codes: 0 exported; 1 failed (job failed, API refused, timeout: the message names the job to resume); 2 bad usage.`)
-    .action(async (flags: Flags) => {
+    .action(async (flags: StaticExportFlags) => {
       if (!ctx.env.DOCS_API_KEY?.trim()) throw new UsageError('DOCS_API_KEY is not set: export the admin API key (mint_…) to use static-export');
       const { key: apiKey, fixes } = normalizeApiKey(ctx.env.DOCS_API_KEY, 'DOCS_API_KEY');
       if (fixes.length) ctx.logger.warn(keyFixWarning('DOCS_API_KEY', fixes));
       const baseUrl = ctx.env.DOCS_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL;
       if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`DOCS_API_BASE_URL "${baseUrl}" is not an http(s) URL`);
-      const result = await runStaticExport({
-        domain: flags.domain, version: flags.version, paths: flags.paths, jobId: flags.job,
-        outDir: flags.out, warehousePath: warehousePath(flags.warehouse, ctx.env), readPath: readPathFor(warehousePath(flags.warehouse, ctx.env), ctx.env), valuesFile: flags.valuesFile,
-        timeoutMs: flags.timeout, pollIntervalMs: flags.pollInterval, keep: flags.keep, requestTimeoutMs: flags.requestTimeout,
-      }, {
-        baseUrl, apiKey, clock: systemClock, logger: ctx.logger, signal: ctx.signal, progress: progressLine(ctx.stderr),
-      }).catch((err: unknown) => {
-        // Interrupted means not exported: exit 1, so `static-export … && helm upgrade …` stops too.
-        throw err instanceof StoppedError ? new FatalError(err.message) : err;
-      });
-      ctx.stdout.write(summary(result));
-      setExitCode(EXIT.ok);
+      const warehouse = warehousePath(flags.warehouse, ctx.env);
+      // The run checks them again (for its other callers); here, before its modules load.
+      checkJobRequest({ jobId: flags.job, paths: flags.paths, domain: flags.domain });
+      const { runStaticExportCommand } = await import('./static-export-action.js');
+      await runStaticExportCommand(ctx, setExitCode, flags, { apiKey, baseUrl, warehouse, readPath: readPathFor(warehouse, ctx.env) });
     });
 
 function parsePathsArg(value: string): string[] {
@@ -87,17 +79,4 @@ function parsePathsArg(value: string): string[] {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
-}
-
-export function summary(r: StaticExportResult): string {
-  const lines = [
-    `static export ${r.jobId} of ${r.domain}${r.version ? ` (version ${r.version})` : ''}: completed`,
-    `  pages:   ${r.pages}`,
-    `  size:    ${r.sizeBytes} bytes`,
-    `  sha256:  ${r.sha256}`,
-    `  archive: ${r.archivePath}`,
-  ];
-  if (r.valuesFile) lines.push(`  values:  ${r.valuesFile} (bundleUrl expires at ${r.bundleExpiresAt})`);
-  if (r.removedExports.length) lines.push(`  removed: ${r.removedExports.length} older export(s)`);
-  return `${lines.join('\n')}\n`;
 }
