@@ -8,7 +8,7 @@ import { UsageError, messageOf } from '../core/errors.js';
 import { parseDateValue } from '../core/dates.js';
 import { projectIdProblem } from '../core/project-id.js';
 import { parseRereads } from '../sync/plan/reread-schedule.js';
-import { READ_SURFACES } from '../sync/publish/read-surface.js';
+import { READ_SURFACES } from '../sync/publish/read-surface-defaults.js';
 import { canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
 import { resolveConfigPaths } from './config-paths.js';

@@ -15,7 +15,7 @@ import { DEFAULT_MERGE_BATCH_ROWS } from '../sync/load/merge-defaults.js';
 import { DEFAULT_REREADS, type RereadStage } from '../sync/plan/reread-schedule.js';
 import { defaultReadPath, readPathFor } from '../sync/publish/snapshot.js';
 import { parseLakeLocation } from '../outputs/lake/lake-location.js';
-import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, type ReadSurface } from '../sync/publish/read-surface.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, type ReadSurface } from '../sync/publish/read-surface-defaults.js';
 
 import { DEFAULT_TIME_ZONE, zoneOffsetMs } from '../core/time-zone.js';
 import { chooseBudgetDir, type BudgetDirChoice } from './budget-dir.js';

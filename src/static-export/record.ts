@@ -8,7 +8,8 @@ import type { StaticExportJob } from '../contracts/static-export.js';
 import { openWarehouse, inTransaction } from '../warehouse/warehouse.js';
 import { sqlFile } from '../warehouse/sql-files.js';
 import { waitForWriterLock } from '../warehouse/writer-lock.js';
-import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, publishRead, type PublishSettings } from '../sync/publish/read-surface.js';
+import { publishRead, type PublishSettings } from '../sync/publish/read-surface.js';
+import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE } from '../sync/publish/read-surface-defaults.js';
 import { defaultReadPath } from '../sync/publish/snapshot.js';
 import type { ArchivePage } from './archive.js';
 

@@ -33,12 +33,8 @@ import { readableTables } from './writer-only-tables.js';
 import { catalogKey, changedViews, updateCatalog } from './catalog-update.js';
 import { sqlFolder } from '../../warehouse/sql-files.js';
 import type { LakeTable } from '../pipeline/lake-table.js';
+import type { ReadSurface } from './read-surface-defaults.js';
 
-export const READ_SURFACES = ['catalog', 'copy'] as const;
-export type ReadSurface = (typeof READ_SURFACES)[number];
-export const DEFAULT_READ_SURFACE: ReadSurface = 'catalog';
-/** How long a file a newer catalog no longer names is kept for readers holding an older one. */
-export const DEFAULT_READ_GRACE_MS = 24 * 3_600_000;
 
 export interface PublishSettings {
   readPath: string;

@@ -18,7 +18,8 @@ import { strippedBody } from '../land/strip-records.js';
 import { validateRecords } from '../normalize/validate-records.js';
 import type { PipelineDefinition } from '../pipeline/definition.js';
 import { fieldsOf } from '../pipeline/json-structure.js';
-import { publishRead, type ReadSurface } from '../publish/read-surface.js';
+import { publishRead } from '../publish/read-surface.js';
+import type { ReadSurface } from '../publish/read-surface-defaults.js';
 import { SURFACE_LAKE_TABLES } from './surface-lake-tables.js';
 
 export interface RebuildConfig {
