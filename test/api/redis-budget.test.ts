@@ -131,6 +131,22 @@ describe.skipIf(!HAVE_REDIS)('Redis budget store', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('the URL\'s ?connectTimeout= bounds connecting (a TLS client at a plain port hears nothing); a bad value is one usage line', async () => {
+    const started = Date.now();
+    const err = await openBudgetBackend({ url: `rediss://127.0.0.1:${redis.port}/0?connectTimeout=200`, dir: tmp.dir }, systemClock).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalError);
+    expect((err as Error).message).toMatch(new RegExp(`^cannot use the budget store rediss://127\\.0\\.0\\.1:${redis.port}/0\\?connectTimeout=200 \\(DOCS_ETL_BUDGET_URL\\): .*ETIMEDOUT`));
+    // The default bound is 5 s: well under it, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    for (const bad of ['0', '2.5', 'soon', '600001']) {
+      const usage = await openBudgetBackend({ url: `redis://127.0.0.1:${redis.port}/0?connectTimeout=${bad}`, dir: tmp.dir }, systemClock).catch((e: unknown) => e);
+      expect(usage).toBeInstanceOf(UsageError);
+      expect((usage as Error).message).toBe(`DOCS_ETL_BUDGET_URL: connectTimeout must be a whole number of milliseconds from 1 to 600000, got "${bad}"`);
+    }
+    const ok = await host(`${redis.url}?connectTimeout=2000&commandTimeout=2000`);
+    expect(ok.where).toBe(`${redis.url}?connectTimeout=2000&commandTimeout=2000`);
+  });
+
   it('a wrong password: one line naming the problem, never the password', async () => {
     const dir = tempDir('docs-etl-redis-auth-');
     const locked = await startRedis(dir.dir, { password: 'right-horse-battery' });

@@ -1,7 +1,7 @@
-// Issue 36: alerts over real processes. A webhook sink on 127.0.0.1 and syncs with the sandbox up,
-// down, down, up: exactly one `failed` then one `recovered`; a sink that refuses connections and one
-// that never answers leave the sync's own exit code, within the delivery deadline. The webhook URL
-// appears in no output or table.
+// Issue 36: alerts over real processes. A webhook sink on 127.0.0.1 and syncs that succeed, fail (the
+// API down, then the key rejected), and succeed: exactly one `failed` then one `recovered`; a sink
+// that refuses connections and one that never answers leave the sync's own exit code, within the
+// delivery deadline. The webhook URL appears in no output or table.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { refusingUrl, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.js';
 
 const KEY = 'mint_ops_alert_key_0001';
+const WRONG_KEY = 'mint_ops_alert_key_9999';
 const ONE_WINDOW = ['--max-window', '1m'];
 const tmp = tempDir('docs-etl-alerts-');
 let sb: Sandbox | undefined;
@@ -22,7 +23,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-it('up, down, down, up: one failed then one recovered; a refusing and a silent sink leave the exit code and the deadline', { timeout: 480_000 }, async () => {
+it('up, down, key rejected, up: one failed then one recovered; a refusing and a silent sink leave the exit code and the deadline', { timeout: 480_000 }, async () => {
   const options = defaultSandboxOptions({ apiKeys: [KEY], conversations: 200, historyDays: 3, seed: 361 });
   sb = await startSandbox(options);
   const port = Number(new URL(sb.url).port);
@@ -38,12 +39,13 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
   }));
   // With the API down, each window's read fails after its retries and is bisected (retried again)
   // down to the shortest window: --max-window 1m makes that one window, so a down run takes one
-  // window's retries (about 10 s), not six windows' (about 60 s). Alerts do not depend on windows.
-  const sync = async (hook: string, extra: string[] = []) => {
+  // window's retries (about 10 s), not six windows' (about 60 s). Alerts do not depend on windows
+  // nor on why a run failed: the other failed runs are a rejected key (401, no retries: at once).
+  const sync = async (hook: string, extra: string[] = [], key = KEY) => {
     const started = Date.now();
-    const r = await runCli(['sync', '--warehouse', warehouse, '--config', config, ...extra], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: KEY, OPS_HOOK_URL: hook }));
+    const r = await runCli(['sync', '--warehouse', warehouse, '--config', config, ...extra], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: key, OPS_HOOK_URL: hook }));
     const out = r.stdout + r.stderr;
-    for (const secret of [KEY, sink.url, hanging.url, 's3cr3t-token', 'refused-token']) expect(out).not.toContain(secret);
+    for (const secret of [KEY, WRONG_KEY, sink.url, hanging.url, 's3cr3t-token', 'refused-token']) expect(out).not.toContain(secret);
     return { ...r, ms: Date.now() - started, out };
   };
   const down = async () => {
@@ -56,9 +58,11 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
   await down();
   const down1 = await sync(sink.url, ONE_WINDOW);
   expect(down1.code).toBe(1);
-  const down2 = await sync(sink.url, ONE_WINDOW);
-  expect(down2.code).toBe(1);
   sb = await startSandbox({ ...options, port });
+  // Failing again, for another reason: still the one `failed` alert.
+  const down2 = await sync(sink.url, [], WRONG_KEY);
+  expect(down2.code).toBe(1);
+  expect(down2.out).toMatch(/rejected \(401\)/);
   const up2 = await sync(sink.url);
   expect(up2.code, up2.stderr).toBe(0);
   const events = sink.bodies.map((b) => {
@@ -71,13 +75,11 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
 
   // A sink that refuses connections: the failed run still exits 1, the delivery gives up in time,
   // and says so once, naming the variable only.
-  await down();
-  const refused = await sync(await refusingUrl(), ONE_WINDOW);
+  const refused = await sync(await refusingUrl(), [], WRONG_KEY);
   expect(refused.code).toBe(1);
   expect(refused.out.match(/alerts not delivered/g)).toHaveLength(1);
   expect(refused.out).toMatch(/OPS_HOOK_URL/);
   // A sink that never answers: the recovered run exits 0, at most the 3 s deadline later than a run takes.
-  sb = await startSandbox({ ...options, port });
   const slow = await sync(hanging.url);
   expect(slow.code, slow.stderr).toBe(0);
   expect(slow.out.match(/alerts not delivered/g)).toHaveLength(1);
@@ -89,7 +91,7 @@ it('up, down, down, up: one failed then one recovered; a refusing and a silent s
   try {
     for (const t of ['alert_state', 'api_responses', 'sync_runs']) {
       const dump = JSON.stringify((await wh.conn.runAndReadAll(`SELECT * FROM ${t}`)).getRowObjectsJS(), (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-      for (const secret of [KEY, 's3cr3t-token', 'refused-token', '/hook/']) expect(dump).not.toContain(secret);
+      for (const secret of [KEY, WRONG_KEY, 's3cr3t-token', 'refused-token', '/hook/']) expect(dump).not.toContain(secret);
     }
   } finally {
     wh.close();

@@ -10,11 +10,11 @@ import { FatalError, messageOf } from '../../core/errors.js';
 import { scrub } from '../../core/secrets.js';
 import type { BudgetStore, BudgetView, Reserved, SlotPolicy } from './budget-store.js';
 import { BUDGET_SCRIPT } from './redis-budget-script.js';
-import { parseRedisUrl, redactRedisUrl, redisUrlSecrets } from './redis-url.js';
+import { redactRedisUrl, redisUrlSecrets, redisUrlTimeouts } from './redis-url.js';
 
-/** Connecting (TCP, TLS, AUTH, SELECT, the first PING) must finish within this. */
+/** Connecting (TCP, TLS, AUTH, SELECT, the first PING) must finish within this (the URL's `?connectTimeout=` may change it). */
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
-/** One script call must answer within this (Redis answers in well under a millisecond). */
+/** One script call must answer within this (Redis answers in well under a millisecond; `?commandTimeout=` may change it). */
 const REDIS_COMMAND_TIMEOUT_MS = 10_000;
 /** Reconnects after a lost connection (a Redis restart) before commands fail: a few, then stop. */
 const RECONNECTS = 5;
@@ -34,23 +34,23 @@ export class RedisBudget {
 
   /** Connects and checks the server answers (PING); any failure is one FatalError line. */
   static async connect(url: string, source: string): Promise<RedisBudget> {
-    parseRedisUrl(url, source);
+    const { connectTimeout = REDIS_CONNECT_TIMEOUT_MS, commandTimeout = REDIS_COMMAND_TIMEOUT_MS } = redisUrlTimeouts(url, source);
     const where = redactRedisUrl(url, source);
     let lastError: unknown = null;
     const redis = new Redis(url, {
       lazyConnect: true,
-      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       maxRetriesPerRequest: 1,
       retryStrategy: (times) => (times > RECONNECTS ? null : Math.min(times * 200, 1_000)),
       enableAutoPipelining: false,
     }) as ScriptRedis;
+    // The URL's query values win over these options in ioredis, as text: the timeouts as numbers.
+    Object.assign(redis.options, { connectTimeout, commandTimeout });
     // ioredis prints unhandled 'error' events itself: keep the last one for our own message instead.
     redis.on('error', (err: unknown) => { lastError = err; });
     redis.defineCommand('docsEtlBudget', { numberOfKeys: 2, lua: BUDGET_SCRIPT });
     const budget = new RedisBudget(redis, where, redisUrlSecrets(url));
     try {
-      await withTimeout(redis.connect().then(() => redis.ping()), REDIS_CONNECT_TIMEOUT_MS + 1_000);
+      await withTimeout(redis.connect().then(() => redis.ping()), connectTimeout + 1_000);
     } catch (err) {
       redis.disconnect();
       throw new FatalError(`cannot use the budget store ${where} (${source}): ${budget.reason(lastError ?? err)}`);

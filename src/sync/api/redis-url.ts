@@ -42,6 +42,27 @@ export function redisUrlSecretProblem(url: string): string | null {
   return `the URL holds a secret (${where}): the config file holds no secrets, set the DOCS_ETL_BUDGET_URL environment variable instead`;
 }
 
+/** Longest `connectTimeout`/`commandTimeout` a URL may set (ms): every remote wait has an end. */
+const MAX_URL_TIMEOUT_MS = 600_000;
+
+/**
+ * The URL's own `?connectTimeout=` and `?commandTimeout=` (ms), as numbers. ioredis copies query
+ * values into its options as text, which Node's socket timers refuse (an uncaught TypeError): the
+ * caller sets these numbers over them. Anything but a whole number of 1 to 600000 ms is a UsageError.
+ */
+export function redisUrlTimeouts(url: string, source: string): { connectTimeout?: number; commandTimeout?: number } {
+  const u = parseRedisUrl(url, source);
+  const out: { connectTimeout?: number; commandTimeout?: number } = {};
+  for (const key of ['connectTimeout', 'commandTimeout'] as const) {
+    const text = u.searchParams.get(key);
+    if (text === null) continue;
+    const ms = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(ms >= 1 && ms <= MAX_URL_TIMEOUT_MS)) throw new UsageError(`${source}: ${key} must be a whole number of milliseconds from 1 to ${MAX_URL_TIMEOUT_MS}, got "${text}"`);
+    out[key] = ms;
+  }
+  return out;
+}
+
 export function parseRedisUrl(url: string, source: string): URL {
   let u: URL;
   try {
