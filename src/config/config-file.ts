@@ -13,7 +13,7 @@ import { canonicalTimeZone } from '../core/time-zone.js';
 import { stripJsonComments } from './jsonc.js';
 import { resolveConfigPaths } from './config-paths.js';
 import { parseRequestTimeout } from './request-limits.js';
-import { parseRedisUrl, redisUrlSecretProblem } from '../sync/api/redis-url.js';
+import { parseRedisUrl, redisUrlSecretProblem } from '../budget/redis-url.js';
 import { OPS_CONFIG_FIELDS } from './ops-config-fields.js';
 
 /** DuckDB memory sizes: 256MB, 1GB, 512MiB. */

@@ -2,7 +2,7 @@
 // projects / organizations). Secrets come only from the environment: the file names the variable.
 // The file is JSON with comments (jsonc.ts). Dates without an offset are UTC (core/dates.ts).
 import { basename, dirname, join } from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../sync/api/api-defaults.js';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../contracts/api-defaults.js';
 import { systemClock } from '../core/clock.js';
 import { type RateLimit } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
@@ -20,7 +20,7 @@ import { DEFAULT_READ_GRACE_MS, DEFAULT_READ_SURFACE, type ReadSurface } from '.
 import { DEFAULT_TIME_ZONE, zoneOffsetMs } from '../core/time-zone.js';
 import { chooseBudgetDir, type BudgetDirChoice } from './budget-dir.js';
 import { keyFixWarning, normalizeApiKey } from '../core/secrets.js';
-import { parseRedisUrl } from '../sync/api/redis-url.js';
+import { parseRedisUrl } from '../budget/redis-url.js';
 import { DEFAULT_TOPIC_SETTINGS, type TopicSettings } from '../outputs/topics/topic-settings.js';
 import { loadConfigFile, type ConfigFile } from './config-file.js';
 import { byteCap, checkUrl, listEnv } from './env-values.js';

@@ -12,7 +12,8 @@ import {
   type BundleResponse, type StartJobRequest, type StaticExportJob,
 } from '../contracts/static-export.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from '../sync/api/retry.js';
-import { MIN_RETRY_AFTER_MS, clampWait, httpText, parseRetryAfter } from '../sync/api/http.js';
+import { clampWait, httpText, parseRetryAfter } from '../sync/api/http.js';
+import { MIN_RETRY_AFTER_MS } from '../contracts/api-defaults.js';
 
 /** Job and bundle responses are small JSON objects; anything near this is not one. */
 export const MAX_API_BODY_BYTES = 1024 * 1024;

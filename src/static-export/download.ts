@@ -22,7 +22,7 @@ import type { BundleResponse } from '../contracts/static-export.js';
 import { readArchive, DamagedArchiveError, type ArchiveContents, type ArchiveLimits } from './archive.js';
 import { backoffMs, sleepOrStop, type RetryPolicy } from '../sync/api/retry.js';
 import { clampTimer, formatBytes, networkReason } from '../sync/api/http.js';
-import { DEFAULT_TIMEOUT_MS } from '../sync/api/api-defaults.js';
+import { DEFAULT_TIMEOUT_MS } from '../contracts/api-defaults.js';
 import { MAX_BUNDLE_BYTES, checkBundleLink } from './bundle-url.js';
 import { partName } from './stale-parts.js';
 

@@ -5,9 +5,9 @@
 // under a second, so a shortened window is caught by these unit tests, not only by the CLI's.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBudget } from '../../src/sync/api/budget.js';
-import { RequestLog } from '../../src/sync/api/request-log.js';
-import { openBudgetBackend, type BudgetBackend } from '../../src/sync/api/open-budget-store.js';
+import { createBudget } from '../../src/budget/budget.js';
+import { RequestLog } from '../../src/budget/request-log.js';
+import { openBudgetBackend, type BudgetBackend } from '../../src/budget/open-budget-store.js';
 import { systemClock } from '../../src/core/clock.js';
 import { BudgetExhaustedError } from '../../src/core/errors.js';
 import { FakeClock } from '../helpers/fake-clock.js';

@@ -1,8 +1,8 @@
 // The persisted rate budget, on a real request-log file in a temp dir, with a hand-moved clock.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBudget, currentBlock } from '../../src/sync/api/budget.js';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { createBudget, currentBlock } from '../../src/budget/budget.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { BudgetExhaustedError } from '../../src/core/errors.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -4,11 +4,11 @@
 // an unreachable or password-refusing Redis is one FatalError line, fast, without the password.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBudget, type RequestBudget } from '../../src/sync/api/budget.js';
-import { openBudgetBackend, type BudgetBackend } from '../../src/sync/api/open-budget-store.js';
+import { createBudget, type RequestBudget } from '../../src/budget/budget.js';
+import { openBudgetBackend, type BudgetBackend } from '../../src/budget/open-budget-store.js';
 import { systemClock } from '../../src/core/clock.js';
 import { BudgetExhaustedError, FatalError, UsageError } from '../../src/core/errors.js';
-import { parseRedisUrl } from '../../src/sync/api/redis-url.js';
+import { parseRedisUrl } from '../../src/budget/redis-url.js';
 import { secretsOf } from '../../src/core/secrets.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { FatalError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { BIN, cliEnv, type CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { main } from '../../src/cli/main.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';

@@ -3,7 +3,7 @@
 // second; static export never sleeps past --timeout nor restarts jobs in a burst. Real CLI.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { currentBlock } from '../../src/sync/api/budget.js';
+import { currentBlock } from '../../src/budget/budget.js';
 import { systemClock } from '../../src/core/clock.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { query } from '../reliability/reliability-helpers.js';

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';

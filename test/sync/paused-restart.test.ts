@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsClient } from '../../src/sync/api/analytics-client.js';
-import { createBudget } from '../../src/sync/api/budget.js';
-import { RequestLog } from '../../src/sync/api/request-log.js';
+import { createBudget } from '../../src/budget/budget.js';
+import { RequestLog } from '../../src/budget/request-log.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { LandingZone } from '../../src/sync/land/landing-zone.js';

@@ -7,10 +7,10 @@ import { DEFAULT_WAREHOUSE, warehousePath } from '../../core/paths.js';
 import { readPathFor } from '../../sync/publish/snapshot.js';
 import { UsageError } from '../../core/errors.js';
 import { keyFixWarning, normalizeApiKey } from '../../core/secrets.js';
-import { DEFAULT_TIMEOUT_MS } from '../../sync/api/api-defaults.js';
+import { DEFAULT_TIMEOUT_MS } from '../../contracts/api-defaults.js';
 import { durationArg, intArg, requestTimeoutArg } from '../options.js';
 import { checkJobRequest, parsePaths } from '../../static-export/inputs.js';
-import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../sync/api/api-defaults.js';
+import { DEFAULT_BASE_URL as DEFAULT_API_BASE_URL } from '../../contracts/api-defaults.js';
 import type { CommandFactory } from './index.js';
 
 export const DEFAULT_EXPORTS_DIR = 'state/exports';

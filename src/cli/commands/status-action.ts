@@ -9,7 +9,7 @@ import { sqlFile } from '../../warehouse/sql-files.js';
 import { explainReadError } from '../../warehouse/warehouse.js';
 import { writerLockHolder } from '../../warehouse/writer-lock.js';
 import { openReader, throwIfDamaged } from '../../sync/publish/open-reader.js';
-import { parseRedisUrl } from '../../sync/api/redis-url.js';
+import { parseRedisUrl } from '../../budget/redis-url.js';
 import { collectStatus, type OrgBackfill, type Status, type StreamStatus } from '../../outputs/status/collect-status.js';
 import { checkVerdict } from '../../outputs/status/check-verdict.js';
 import { freshnessFromConfig } from '../../config/ops-config.js';

@@ -2,8 +2,8 @@
 // fresh and how complete the data is, what the budget allows, and whether the schedule keeps up.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PIPELINES } from '../../../pipelines/index.js';
-import { createBudget } from '../../sync/api/budget.js';
-import { openBudgetBackend, type BudgetBackend } from '../../sync/api/open-budget-store.js';
+import { createBudget } from '../../budget/budget.js';
+import { openBudgetBackend, type BudgetBackend } from '../../budget/open-budget-store.js';
 import type { Clock } from '../../core/clock.js';
 import type { RateLimit } from '../../core/duration.js';
 import { formatDuration } from '../../core/duration.js';

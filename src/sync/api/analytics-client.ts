@@ -13,7 +13,7 @@ import { serverText } from '../../core/server-text.js';
 import { replaceLoneSurrogates } from '../../core/well-formed.js';
 import { USER_AGENT } from '../../core/version.js';
 import type { AnalyticsClient, FetchedJson } from '../pipeline/page-fetch.js';
-import type { RequestBudget } from './budget.js';
+import type { RequestBudget } from '../../budget/budget.js';
 import { httpText, retryAfterMs, throwIfRetriable, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 

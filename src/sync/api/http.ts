@@ -10,7 +10,7 @@ import { scrub } from '../../core/secrets.js';
 import { serverText } from '../../core/server-text.js';
 import { RecordTooLargeError } from '../pipeline/page-fetch.js';
 import { JsonSkimmer, MAX_SKIM_BYTES } from './json-skim.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './api-defaults.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, MIN_RETRY_AFTER_MS } from '../../contracts/api-defaults.js';
 
 export interface HttpResponse {
   status: number;
@@ -214,9 +214,6 @@ export function parseRetryAfter(v: string | undefined, now: Date): number | unde
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
-
-/** Shortest wait after a 429, whatever Retry-After says (`0` included): no hammering. */
-export const MIN_RETRY_AFTER_MS = 1_000;
 
 /** A server-given wait within [minMs, maxMs]; absurd, infinite or unreadable values are clamped. */
 export function clampWait(ms: number | undefined, minMs: number, maxMs: number): number {

@@ -5,7 +5,7 @@
 // that fails (unknown project, its pages cannot merge) does not stop the others.
 import { ulid } from 'ulid';
 import type { AnalyticsClient } from '../pipeline/page-fetch.js';
-import type { RequestBudget } from '../api/budget.js';
+import type { RequestBudget } from '../../budget/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiUnreachableError, BudgetExhaustedError, FatalError, StoppedError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

@@ -3,7 +3,7 @@
 // requests per hour as the syncs. Static export: one GET of a job id that cannot exist per
 // organization (404 = the plan allows static export, 403 = it does not); not in the analytics budget.
 // No retries: the doctor reports what it saw. The key is only ever in the Authorization header.
-import type { RequestBudget } from '../../sync/api/budget.js';
+import type { RequestBudget } from '../../budget/budget.js';
 import { httpText, retryAfterMs, type HttpResponse } from '../../sync/api/http.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';

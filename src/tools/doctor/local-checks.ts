@@ -4,7 +4,7 @@
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { RequestBudget } from '../../sync/api/budget.js';
+import type { RequestBudget } from '../../budget/budget.js';
 import type { Clock } from '../../core/clock.js';
 import { formatDuration } from '../../core/duration.js';
 import { FatalError, messageOf } from '../../core/errors.js';

@@ -3,8 +3,8 @@
 // each organization's budget, the warehouse's lock, disk space, versions and Node's memory
 // settings. It never writes to the warehouse; the only state it changes is the request log (its
 // own requests, and a 429 it saw).
-import { createBudget, type RequestBudget } from '../../sync/api/budget.js';
-import { openBudgetBackend, type BudgetBackend } from '../../sync/api/open-budget-store.js';
+import { createBudget, type RequestBudget } from '../../budget/budget.js';
+import { openBudgetBackend, type BudgetBackend } from '../../budget/open-budget-store.js';
 import type { Clock } from '../../core/clock.js';
 import { messageOf, UsageError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

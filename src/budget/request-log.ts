@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { writeFileAtomicSync } from '../../core/atomic-file.js';
-import { FatalError, messageOf } from '../../core/errors.js';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
+import { FatalError, messageOf } from '../core/errors.js';
 
 export interface LogEntry {
   id: string;

@@ -1,7 +1,7 @@
 // Chooses where the organizations' request logs live: Redis when a budget URL is configured
 // (DOCS_ETL_BUDGET_URL, config `budget`), shared by every host that uses it; the local budget
 // folder otherwise (as before). A configured Redis that fails is an error, never the folder.
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { BudgetStore } from './budget-store.js';
 import { FileBudgetStore } from './file-budget-store.js';
 import { migrateLegacyBudget } from './migrate-legacy-budget.js';

@@ -7,12 +7,11 @@
 // deadline has passed is closed, whoever left it.
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import type { Clock } from '../../core/clock.js';
-import type { RateLimit } from '../../core/duration.js';
-import { formatDuration } from '../../core/duration.js';
-import { BudgetExhaustedError, StoppedError } from '../../core/errors.js';
-import { MIN_RETRY_AFTER_MS } from './http.js';
-import { DEFAULT_TIMEOUT_MS } from './api-defaults.js';
+import type { Clock } from '../core/clock.js';
+import type { RateLimit } from '../core/duration.js';
+import { formatDuration } from '../core/duration.js';
+import { BudgetExhaustedError, StoppedError } from '../core/errors.js';
+import { DEFAULT_TIMEOUT_MS, MIN_RETRY_AFTER_MS } from '../contracts/api-defaults.js';
 import { counting, slotEnd, type BudgetStore, type SlotPolicy } from './budget-store.js';
 import { FileBudgetStore, SLOT_EXPIRY_MARGIN_MS } from './file-budget-store.js';
 import { readLogFile, type RequestLog } from './request-log.js';

@@ -2,9 +2,9 @@
 // that use one budget folder. A slot is taken, closed or blocked under the file's lock; an open
 // slot whose process is seen dead is closed at once (its PID is checked on this machine).
 import { ulid } from 'ulid';
-import type { Clock } from '../../core/clock.js';
-import { DEFAULT_TIMEOUT_MS } from './api-defaults.js';
-import { INSTANCE, ownerAlive } from '../../core/owner-lock.js';
+import type { Clock } from '../core/clock.js';
+import { DEFAULT_TIMEOUT_MS } from '../contracts/api-defaults.js';
+import { INSTANCE, ownerAlive } from '../core/owner-lock.js';
 import type { BudgetStore, BudgetView, Reserved, SlotPolicy } from './budget-store.js';
 import type { LogEntry, LogState, RequestLog } from './request-log.js';
 

@@ -5,9 +5,9 @@
 // FatalError naming the URL without its password. Connecting and each command are bounded.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Clock } from '../../core/clock.js';
-import { FatalError, messageOf } from '../../core/errors.js';
-import { scrub } from '../../core/secrets.js';
+import type { Clock } from '../core/clock.js';
+import { FatalError, messageOf } from '../core/errors.js';
+import { scrub } from '../core/secrets.js';
 import type { BudgetStore, BudgetView, Reserved, SlotPolicy } from './budget-store.js';
 import { BUDGET_SCRIPT } from './redis-budget-script.js';
 import { redactRedisUrl, redisUrlSecrets, redisUrlTimeouts } from './redis-url.js';

@@ -3,8 +3,8 @@
 // several forms: the userinfo (`redis://user:pass@`), and any query key it turns into an option
 // (`?password=`, `?username=…&password=`, `?sentinelPassword=`), for redis:// and rediss:// alike.
 // Kept apart from the ioredis client so that reading a config never loads it.
-import { UsageError } from '../../core/errors.js';
-import { SECRET_QUERY_KEY, urlSecrets } from '../../core/secrets.js';
+import { UsageError } from '../core/errors.js';
+import { SECRET_QUERY_KEY, urlSecrets } from '../core/secrets.js';
 
 /** Query options shown as written: none of them can carry a secret. Every other value is masked. */
 const SHOWN_QUERY_KEYS = new Set(['db', 'family', 'connectionName', 'tls', 'connectTimeout', 'commandTimeout']);
