@@ -1,21 +1,16 @@
 // A shared pre-synced warehouse: files that only need "a warehouse after a first sync" copy one built
 // once per test run, instead of each starting a sandbox history and syncing it from nothing.
 //
-// - Built once: the vitest globalSetup (test/helpers/fixtures-setup.ts) provides a folder for the
-//   run; the first file that asks for a spec builds it there under a lock (proper-lockfile), the
-//   others wait for the lock and copy the result. Without that setup (another vitest config) each
-//   file builds its own, in its own temp folder: slower, the same result.
+// - Built once per run (built-once.ts): the first file that asks for a spec builds it, the others
+//   wait and copy the result.
 // - Deterministic: a fixed sandbox seed and a fixed clock (spec.now), so the history is the same on
 //   every build; the spec's JSON names the built folder, so two specs never share one.
 // - To sync more after it: start a sandbox with `fixtureSandboxOptions(spec, clock)` (the same seed,
 //   sizes and clock, so the same history) and point a sync of `fixture.warehouse` at it; the key is
 //   `spec.key`, the organization `keyFingerprint(spec.key)`.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
-import { inject } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -23,6 +18,7 @@ import { keyFingerprint } from '../../src/core/secrets.js';
 import { runStaticExport } from '../../src/static-export/run.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type SandboxOptions } from '../../src/tools/sandbox/index.js';
+import { builtOncePerRun } from './built-once.js';
 import { FakeClock } from './fake-clock.js';
 
 export interface PresyncedSpec {
@@ -59,51 +55,9 @@ export function fixtureSandboxOptions(spec: PresyncedSpec, clock: FakeClock): Sa
 
 /** A copy of the spec's pre-synced state folder in `destDir` (built first if this run has none yet). */
 export async function presyncedWarehouse(spec: PresyncedSpec, destDir: string): Promise<PresyncedWarehouse> {
-  const built = await builtFixture(spec);
+  const built = await builtOncePerRun(createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16), (dir) => build(spec, dir));
   cpSync(built, destDir, { recursive: true });
   return { dir: destDir, warehouse: join(destDir, 'w.duckdb') };
-}
-
-let ownRoot: string | undefined;
-
-function fixturesRoot(): string {
-  let root: string | undefined;
-  try {
-    root = inject('docsEtlFixturesDir');
-  } catch {
-    root = undefined;
-  }
-  if (root) return root;
-  // No globalSetup (another vitest config): a folder of this process's own, removed at its exit.
-  if (ownRoot === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'docs-etl-fixtures-own-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    ownRoot = dir;
-  }
-  return ownRoot;
-}
-
-async function builtFixture(spec: PresyncedSpec): Promise<string> {
-  const root = fixturesRoot();
-  const name = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16);
-  const done = join(root, name);
-  const lockTarget = join(root, `${name}.lock-target`);
-  mkdirSync(lockTarget, { recursive: true });
-  // Another worker may be building it: wait for its lock (up to 5 min), then use what it built. The
-  // holder refreshes the lock every minute; one not refreshed for 2 (a killed worker) is taken over.
-  const release = await lockfile.lock(lockTarget, { retries: { retries: 600, minTimeout: 500, maxTimeout: 500 }, stale: 120_000 });
-  try {
-    if (!existsSync(done)) {
-      const building = `${done}.building`;
-      rmSync(building, { recursive: true, force: true });
-      mkdirSync(building, { recursive: true });
-      await build(spec, building);
-      renameSync(building, done);
-    }
-  } finally {
-    await release();
-  }
-  return done;
 }
 
 async function build(spec: PresyncedSpec, dir: string): Promise<void> {

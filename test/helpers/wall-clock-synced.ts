@@ -2,18 +2,14 @@
 // copied per test file. For tests that read it as of the real "now" (the report's period ends today,
 // the topics' trend counts the last 7 days), which a fixed-clock fixture (presynced.ts) cannot serve.
 //
-// - Built once: in the run's fixtures folder (fixtures-setup.ts) under a lock (proper-lockfile); the
-//   first file that asks builds it, the others wait and copy. Without that setup, one per process.
+// - Built once per run (built-once.ts): the first file that asks builds it, the others wait and copy.
 // - The history follows the wall clock of its build, as a sync in the test itself did; the files
 //   using it run within minutes of the build, so "the last 30 days" still holds it.
 // - Each caller gets its own copy (warehouse, budget) and publishes its own read snapshot from it:
 //   tests that write stay apart.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import lockfile from 'proper-lockfile';
-import { inject } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -21,6 +17,7 @@ import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultReadPath } from '../../src/sync/publish/snapshot.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
+import { builtOncePerRun } from './built-once.js';
 import { publishForReaders } from './publish.js';
 
 export interface WallClockSpec {
@@ -34,53 +31,13 @@ export interface WallClockSpec {
 
 /** A copy of the spec's synced state folder in `destDir` (built first if this run has none yet); its warehouse is `w.duckdb`. */
 export async function wallClockSyncedWarehouse(spec: WallClockSpec, destDir: string): Promise<{ dir: string; warehouse: string }> {
-  const built = await builtOncePerRun(spec);
+  const built = await builtOncePerRun(`wall-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16)}`, (dir) => build(spec, join(dir, 'w.duckdb')));
   const warehouse = join(destDir, 'w.duckdb');
   // The read snapshot names its Parquet parts by absolute path: the copy publishes its own, as the sync's end does.
   const readDir = dirname(defaultReadPath(join(built, 'w.duckdb')));
   cpSync(built, destDir, { recursive: true, filter: (src) => src !== readDir });
   await publishForReaders(warehouse);
   return { dir: destDir, warehouse };
-}
-
-let ownRoot: string | undefined;
-
-function fixturesRoot(): string {
-  let root: string | undefined;
-  try {
-    root = inject('docsEtlFixturesDir');
-  } catch {
-    root = undefined;
-  }
-  if (root) return root;
-  if (ownRoot === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'docs-etl-fixtures-own-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    ownRoot = dir;
-  }
-  return ownRoot;
-}
-
-async function builtOncePerRun(spec: WallClockSpec): Promise<string> {
-  const root = fixturesRoot();
-  const name = `wall-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16)}`;
-  const done = join(root, name);
-  const lockTarget = join(root, `${name}.lock-target`);
-  mkdirSync(lockTarget, { recursive: true });
-  // Another worker may be building it: wait for its lock (up to 5 min); a lock not refreshed for 2 (a killed worker) is taken over.
-  const release = await lockfile.lock(lockTarget, { retries: { retries: 600, minTimeout: 500, maxTimeout: 500 }, stale: 120_000 });
-  try {
-    if (!existsSync(done)) {
-      const building = `${done}.building`;
-      rmSync(building, { recursive: true, force: true });
-      mkdirSync(building, { recursive: true });
-      await build(spec, join(building, 'w.duckdb'));
-      renameSync(building, done);
-    }
-  } finally {
-    await release();
-  }
-  return done;
 }
 
 /** One full sync of the default pipelines, the whole default history (as `docs-etl sync` with no --since). */
