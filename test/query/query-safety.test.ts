@@ -8,14 +8,13 @@
 // process shows: signals, --timeout, streaming memory, and a refusal end to end.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { Writable } from 'node:stream';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { BIN, cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
 import { PRELOAD } from '../hostile/hostile.js';
@@ -26,13 +25,8 @@ const snapshot = join(tmp.dir, 'state', 'read', 'w.duckdb');
 const secret = join(tmp.dir, 'elsewhere', 'secret.csv');
 const env = cliEnv({ LOG_LEVEL: 'warn' });
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-/** `docs-etl query …` run by the CLI's `main` in this process: its exit code and both streams. */
-async function query(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const text = { stdout: '', stderr: '' };
-  const sink = (k: keyof typeof text) => new Writable({ write(chunk, _enc, cb) { text[k] += String(chunk); cb(); } });
-  const code = await main(['node', 'docs-etl', 'query', ...args], { stdout: sink('stdout'), stderr: sink('stderr'), env, signal: new AbortController().signal });
-  return { code, ...text };
-}
+/** `docs-etl query …` run by the CLI's `main` in this process. */
+const query = (args: string[]) => runMain(['query', ...args], env);
 const RUNAWAY = 'SELECT sum(hash(i)) FROM range(1000000000000::BIGINT) t(i)';
 
 beforeAll(async () => {

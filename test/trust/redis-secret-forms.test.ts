@@ -8,12 +8,11 @@
 // Node start and DuckDB load each.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -63,14 +62,6 @@ function expectAbsent(text: string, what: string): void {
   for (const f of FORMS) expect(text.includes(f), `${what} holds the planted password`).toBe(false);
 }
 
-/** `docs-etl …args` run by the CLI's `main` in this process. */
-async function inProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const text = { stdout: '', stderr: '' };
-  const sink = (k: keyof typeof text) => new Writable({ write(chunk, _enc, cb) { text[k] += String(chunk); cb(); } });
-  const code = await main(['node', 'docs-etl', ...args], { stdout: sink('stdout'), stderr: sink('stderr'), env, signal: new AbortController().signal });
-  return { code, signal: null, ...text };
-}
-
 /** sync, status, status --json and doctor with one DOCS_ETL_BUDGET_URL; their output, checked. */
 async function runAll(name: string, url: string): Promise<CliResult[]> {
   const state = join(tmp.dir, name);
@@ -78,7 +69,7 @@ async function runAll(name: string, url: string): Promise<CliResult[]> {
   const wh = ['--warehouse', join(state, 'wh', 'warehouse.duckdb')];
   const out: CliResult[] = [];
   for (const args of [['sync', ...wh], ['status', ...wh], ['status', '--json', ...wh], ['doctor', ...wh]]) {
-    const r = args[0] === 'sync' ? await runCli(args, env) : await inProcess(args, env);
+    const r = args[0] === 'sync' ? await runCli(args, env) : await runMain(args, env);
     expectAbsent(r.stdout + r.stderr, `${name}: ${args[0]} ${args[1]}`);
     out.push(r);
   }
