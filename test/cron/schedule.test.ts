@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -49,7 +50,7 @@ describe('docs-etl schedule', () => {
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse, '--rate-limit', '1000/1h', '--lake', lake], env);
     const seen = watch(child);
     // Three finished runs (each ends with its lake line) and at least one skipped tick.
-    await waitFor(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 60_000, 50);
+    await waitFor(() => count(seen.stdout, /partition\(s\) written/) >= 3 && /tick skipped/.test(seen.stderr), 120_000, 50);
     const t = Date.now();
     child.kill('SIGTERM');
     const r = await child.result;
@@ -82,7 +83,7 @@ describe('docs-etl schedule', () => {
     } finally {
       mem.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
     tmp = tempDir();
@@ -139,7 +140,8 @@ describe('docs-etl schedule', () => {
 
   it('a second signal exits at once; the warehouse stays consistent', async () => {
     tmp = tempDir();
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 5000, seed: 44, latencyMs: 3000 }));
+    // A small history: what is asked is that the resume after the hard exit ends equal to the truth.
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 2000, seed: 44, latencyMs: 3000 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     // One head, then the whole history as one backfill window of 9 pages.
@@ -190,8 +192,9 @@ describe('docs-etl schedule', () => {
 
   it('rejects a bad cron expression or time zone with one line and exit 2', async () => {
     const env = cliEnv({ DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo' });
-    // Two independent processes: side by side.
-    const [bad, tz] = await Promise.all([runCli(['schedule', '--cron', '61 * * * *'], env), runCli(['schedule', '--cron', '0 2 * * *', '--timezone', 'Mars/Olympus'], env)]);
+    // Usage errors, found before the scheduler starts: the CLI's main in-process (no Node start each).
+    const bad = await runMain(['schedule', '--cron', '61 * * * *'], env);
+    const tz = await runMain(['schedule', '--cron', '0 2 * * *', '--timezone', 'Mars/Olympus'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid cron expression/);
     expect(tz.code).toBe(2);

@@ -2,7 +2,10 @@
 // the snapshot is refused with one line (exit 2) and leaves the writer's file and the snapshot
 // byte-identical; settings are locked but for the query's own flags; Ctrl-C and SIGTERM stop a
 // runaway query within a second; --timeout stops it; before the first publish there is no
-// snapshot, and the writer's file is not opened instead. Real CLI processes, real DuckDB files.
+// snapshot, and the writer's file is not opened instead. Real DuckDB files; the CLI's own `main`
+// in-process for the many refusals and reads (the same parsing, refusal and one-line error path a
+// process runs, without a Node start and DuckDB load per case), real CLI processes for what only a
+// process shows: signals, --timeout, streaming memory, and a refusal end to end.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { publishSnapshot } from '../../src/sync/publish/snapshot.js';
 import { BIN, cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
 import { PRELOAD } from '../hostile/hostile.js';
@@ -21,6 +25,8 @@ const snapshot = join(tmp.dir, 'state', 'read', 'w.duckdb');
 const secret = join(tmp.dir, 'elsewhere', 'secret.csv');
 const env = cliEnv({ LOG_LEVEL: 'warn' });
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+/** `docs-etl query …` run by the CLI's `main` in this process. */
+const query = (args: string[]) => runMain(['query', ...args], env);
 const RUNAWAY = 'SELECT sum(hash(i)) FROM range(1000000000000::BIGINT) t(i)';
 
 beforeAll(async () => {
@@ -65,7 +71,7 @@ describe('query: read-only in fact', () => {
     ['PRAGMA disable_profiling', 'PRAGMA disable_profiling', /PRAGMA statement is refused/],
   ])('%s: refused with one line, exit 2; no file written; the warehouse and snapshot byte-identical', async (_name, sql, message) => {
     const before = [sha(warehouse), sha(snapshot)];
-    const r = await runCli(['query', '--warehouse', warehouse, sql], env);
+    const r = await query(['--warehouse', warehouse, sql]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
@@ -74,9 +80,25 @@ describe('query: read-only in fact', () => {
     for (const f of ['profile.txt', 'copy.csv', 'export', 'logs']) expect(existsSync(out(f))).toBe(false);
   });
 
+  // The same refusals from a real process: the one that aborted it, and the locked configuration.
+  it('end to end: a refused statement is one line and exit 2 from the CLI process too', async () => {
+    const before = [sha(warehouse), sha(snapshot)];
+    const [logging, locked] = await Promise.all([
+      runCli(['query', '--warehouse', warehouse, `CALL enable_logging(storage='file', storage_path='${out('logs')}')`], env),
+      runCli(['query', '--warehouse', warehouse, "SET memory_limit = '100GB'"], env),
+    ]);
+    for (const [r, message] of [[logging, /table function enable_logging is refused/], [locked, /configuration has been locked.*--memory-limit/]] as const) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    expect([sha(warehouse), sha(snapshot)]).toEqual(before);
+    expect(existsSync(out('logs'))).toBe(false);
+  }, 60_000);
+
   it('reads still work: SELECT, CALL of a metadata function, DESCRIBE, SHOW TABLES, SUMMARIZE, EXPLAIN, SET VARIABLE, several statements', async () => {
     const run = async (sql: string) => {
-      const r = await runCli(['query', '--warehouse', warehouse, '--format', 'csv', sql], env);
+      const r = await query(['--warehouse', warehouse, '--format', 'csv', sql]);
       expect(r.code, `${sql}: ${r.stderr}`).toBe(0);
       return r.stdout;
     };
@@ -93,11 +115,11 @@ describe('query: read-only in fact', () => {
 
   it('its own settings: a default memory limit of 1GB, --memory-limit up to 16GiB, --time-zone', async () => {
     const sql = "SELECT current_setting('memory_limit') AS m, current_setting('TimeZone') AS tz, (SELECT count(*) FROM projects) AS n";
-    const d = await runCli(['query', '--warehouse', warehouse, '--format', 'json', sql], env);
+    const d = await query(['--warehouse', warehouse, '--format', 'json', sql]);
     expect(JSON.parse(d.stdout)).toEqual([{ m: '953.6 MiB', tz: 'UTC', n: 1 }]);
-    const set = await runCli(['query', '--warehouse', warehouse, '--format', 'json', '--memory-limit', '2GB', '--time-zone', 'Europe/Paris', sql], env);
+    const set = await query(['--warehouse', warehouse, '--format', 'json', '--memory-limit', '2GB', '--time-zone', 'Europe/Paris', sql]);
     expect(JSON.parse(set.stdout)).toEqual([{ m: '1.8 GiB', tz: 'Europe/Paris', n: 1 }]);
-    const big = await runCli(['query', '--warehouse', warehouse, '--memory-limit', '100GB', sql], env);
+    const big = await query(['--warehouse', warehouse, '--memory-limit', '100GB', sql]);
     expect(big.code).toBe(2);
     expect(big.stderr).toMatch(/at most 16GiB/);
   });
@@ -161,7 +183,7 @@ describe('query: read-only in fact', () => {
     // Visitors' text reaches column names through pivots and aliases: a quoted header field may
     // hold CRLF. 5,000 rows arrive in three chunks of DuckDB's vectors.
     const sql = 'SELECT i AS "line\r\nbreak", \'a,"b"\' AS "quote""d" FROM range(5000) t(i)';
-    const csv = await runCli(['query', '--warehouse', warehouse, '--format', 'csv', sql], env);
+    const csv = await query(['--warehouse', warehouse, '--format', 'csv', sql]);
     expect(csv.code, csv.stderr).toBe(0);
     const file = join(tmp.dir, 'chunks.csv');
     writeFileSync(file, csv.stdout);
@@ -175,7 +197,7 @@ describe('query: read-only in fact', () => {
       wh.close();
     }
     for (const [format, expected] of [['csv', 'x\r\n'], ['json', '[]\n']] as const) {
-      const empty = await runCli(['query', '--warehouse', warehouse, '--format', format, 'SELECT 1 AS x WHERE false'], env);
+      const empty = await query(['--warehouse', warehouse, '--format', format, 'SELECT 1 AS x WHERE false']);
       expect(empty.code, empty.stderr).toBe(0);
       expect(empty.stdout, format).toBe(expected);
     }
@@ -183,11 +205,11 @@ describe('query: read-only in fact', () => {
 
   it('--timeout beyond what a timer holds (30d) or under 1s is refused with exit 2, never a query stopped at once', async () => {
     for (const bad of ['30d', '0s']) {
-      const r = await runCli(['query', '--warehouse', warehouse, '--timeout', bad, 'SELECT 1 AS one'], env);
+      const r = await query(['--warehouse', warehouse, '--timeout', bad, 'SELECT 1 AS one']);
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toMatch(/--timeout.*expected a duration from 1s to 24d/);
     }
-    const ok = await runCli(['query', '--warehouse', warehouse, '--timeout', '24d', '--format', 'csv', 'SELECT 1 AS one'], env);
+    const ok = await query(['--warehouse', warehouse, '--timeout', '24d', '--format', 'csv', 'SELECT 1 AS one']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toBe('one\r\n1\r\n');
   });
@@ -196,7 +218,7 @@ describe('query: read-only in fact', () => {
     const fresh = join(tmp.dir, 'fresh', 'w.duckdb');
     (await openWarehouse(fresh)).close();
     const before = sha(fresh);
-    const r = await runCli(['query', '--warehouse', fresh, 'SELECT 1'], env);
+    const r = await query(['--warehouse', fresh, 'SELECT 1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`docs-etl: error: no read snapshot yet: the first sync publishes it (${join(tmp.dir, 'fresh', 'read', 'w.duckdb')})\n`);
     expect(sha(fresh)).toBe(before);

@@ -4,6 +4,8 @@
 // in any window at the sandbox (with the local logs instead they do: 429s);
 // the log survives a Redis restart (append-only); status and doctor read it with the password
 // redacted; an unreachable Redis is one line and exit 1, with no request sent and no local log.
+// The syncs are real processes; status and doctor, read-only, run the CLI's main in-process
+// (in-process-cli.ts: the same command and error lines, without a Node start and DuckDB load each).
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -12,6 +14,7 @@ import { maxInWindow } from '../helpers/window-stats.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -82,7 +85,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const warehouse = join(tmp.dir, 'restart.duckdb');
     const sync = () => runCli(['sync', '--warehouse', warehouse, '--rate-limit', '10/1h', '--max-wait', '0s'], e);
     const status = async () => {
-      const r = await runCli(['status', '--warehouse', warehouse, '--rate-limit', '10/1h', '--json'], e);
+      const r = await runMain(['status', '--warehouse', warehouse, '--rate-limit', '10/1h', '--json'], e);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toContain(PASSWORD);
       return JSON.parse(r.stdout) as { budget: { used: number; limit: number }[]; budget_store: string };
@@ -106,7 +109,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const after = await status();
     expect(after.budget_store).toBe(shown(2));
     expect(after.budget[0]).toMatchObject({ used: sent, limit: 10 });
-    const text = await runCli(['status', '--warehouse', warehouse, '--rate-limit', '10/1h'], e);
+    const text = await runMain(['status', '--warehouse', warehouse, '--rate-limit', '10/1h'], e);
     expect(text.stdout).toContain(`budget     ${shown(2)}`);
     expect(text.stdout).toContain(`: ${sent}/10 per 1h`);
 
@@ -120,7 +123,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     // status with a Redis that is down: one line, exit 1 (no usage made up from elsewhere).
     await redis.stop();
     try {
-      const down = await runCli(['status', '--warehouse', warehouse, '--json'], e);
+      const down = await runMain(['status', '--warehouse', warehouse, '--json'], e);
       expect(down.code).toBe(1);
       expect(down.stdout).toBe('');
       expect(down.stderr.trim().split('\n')).toHaveLength(1);
@@ -145,7 +148,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     expect(existsSync(join(tmp.dir, 'local-budget'))).toBe(false);
     expect(existsSync(warehouse)).toBe(false);
 
-    const doctor = await runCli(['doctor', '--warehouse', warehouse], e);
+    const doctor = await runMain(['doctor', '--warehouse', warehouse], e);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/✗ budget-store.*cannot use the budget store redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0/);
     expect(doctor.stdout + doctor.stderr).not.toContain(PASSWORD);
@@ -181,7 +184,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const sent = sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length;
     expect(sent).toBeGreaterThan(0);
     // doctor: a line for the Redis store, and the budget line counts what the sync sent (plus its own probe).
-    const doctor = await runCli(['doctor', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config, '--json'], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
+    const doctor = await runMain(['doctor', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config, '--json'], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
     expect(doctor.stdout + doctor.stderr).not.toContain(PASSWORD);
     const checks = (JSON.parse(doctor.stdout) as { checks: { check: string; status: string; detail: string; data?: { used?: number } }[] }).checks;
     expect(checks.find((c) => c.check === 'budget-store')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`Redis ${shown(3)} answers`) as unknown });

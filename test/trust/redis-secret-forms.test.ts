@@ -3,12 +3,16 @@
 // real redis-server and an unreachable port, appears in no stdout or stderr of sync, status,
 // status --json and doctor, in no file under the state folders and in no table of the warehouse.
 // The config file's `budget` refuses any secret with one line (exit 2) naming DOCS_ETL_BUDGET_URL.
+// sync runs as a real process; status, status --json and doctor (read-only, after it) run the CLI's
+// `main` in-process with their own stdout and stderr: the same commands and error lines, without a
+// Node start and DuckDB load each.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { freePort, HAVE_REDIS, startRedis, type RedisProcess } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -65,7 +69,7 @@ async function runAll(name: string, url: string): Promise<CliResult[]> {
   const wh = ['--warehouse', join(state, 'wh', 'warehouse.duckdb')];
   const out: CliResult[] = [];
   for (const args of [['sync', ...wh], ['status', ...wh], ['status', '--json', ...wh], ['doctor', ...wh]]) {
-    const r = await runCli(args, env);
+    const r = args[0] === 'sync' ? await runCli(args, env) : await runMain(args, env);
     expectAbsent(r.stdout + r.stderr, `${name}: ${args[0]} ${args[1]}`);
     out.push(r);
   }
