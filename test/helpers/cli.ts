@@ -1,6 +1,7 @@
 // Runs the built CLI (dist/, built by the test command) as a real child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
@@ -67,4 +68,17 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOpti
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOptions = {}): Promise<CliResult> {
   return spawnCli(args, env, opts).result;
+}
+
+/**
+ * The CLI's `main` in this process, given argv, environment and output streams as the launcher does:
+ * for refusals found before any work, where a child process adds only its start-up (keep one real
+ * process per behaviour). Loaded on first use: files that never call it do not import the CLI.
+ */
+export async function runInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliResult, 'signal'> & { code: number }> {
+  const { main } = await import('../../src/cli/main.js');
+  const out = { stdout: '', stderr: '' };
+  const sink = (k: keyof typeof out) => new Writable({ write(chunk, _enc, cb) { out[k] += String(chunk); cb(); } });
+  const code = await main(['node', 'docs-etl', ...args], { stdout: sink('stdout'), stderr: sink('stderr'), env, signal: new AbortController().signal });
+  return { code, ...out };
 }

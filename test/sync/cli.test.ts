@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { cliEnv, runCli, runInProcess, spawnCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -61,17 +61,25 @@ describe('docs-etl sync (CLI)', () => {
     [['sync', '--colour'], /unknown option '--colour'/],
     [['synk'], /unknown command 'synk'/],
   ])('bad usage %j: one clear line, exit 2', async (args, message) => {
-    const r = await runCli(args, env());
+    const r = await runInProcess(args, env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('bad usage in a real process: one clear line on stderr, nothing on stdout, exit 2', async () => {
+    const r = await runCli(['sync', '--lookback', 'banana'], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid duration "banana"/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
   it('a missing key or project is a usage error (exit 2)', async () => {
-    const noKey = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_PROJECT_ID: 'demo' }));
+    const noKey = await runInProcess(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_PROJECT_ID: 'demo' }));
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/no API key: set DOCS_API_KEY/);
-    const noProject = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY }));
+    const noProject = await runInProcess(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY }));
     expect(noProject.code).toBe(2);
     expect(noProject.stderr).toMatch(/no project/);
   });
@@ -79,7 +87,7 @@ describe('docs-etl sync (CLI)', () => {
   it('a malformed config file is reported with the field path (exit 2)', async () => {
     const file = join(tmp.dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ projects: [{ id: 'demo', apiKeyEnv: 'ACME KEY' }] }));
-    const r = await runCli(['sync', '--config', file], env());
+    const r = await runInProcess(['sync', '--config', file], env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/projects\[0\]\.apiKeyEnv: expected an environment variable name/);
   });
