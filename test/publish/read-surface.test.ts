@@ -22,7 +22,11 @@ const KEY = 'mint_read_surface_test_key';
 const HOUR = 3_600_000;
 // 5 Nov: September and October are closed months (their last day ended over 3 days ago).
 const clock = new FakeClock(Date.parse('2026-11-05T12:00:00Z'), { sleepAdvances: false });
-const FROM = new Date('2026-09-20T00:00:00Z');
+// From 29 Sept: two days of September make it a closed month; more days would only cost a daily
+// rollup request per day, project and pipeline.
+const FROM = new Date('2026-09-29T00:00:00Z');
+/** beta's history: the tests read only its October and November days. */
+const BETA_FROM = new Date('2026-10-26T00:00:00Z');
 let sb: Sandbox;
 let tmp: ReturnType<typeof tempDir>;
 let warehouse: string;
@@ -30,7 +34,7 @@ let readPath: string;
 
 function config(over: Partial<SyncConfig> = {}): SyncConfig {
   return defaultSyncConfig(warehouse, ['alpha', 'beta'].map((projectId) => ({
-    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: FROM,
+    projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: projectId === 'alpha' ? FROM : BETA_FROM,
   })), { rate: { limit: 100_000, windowMs: HOUR }, maxWaitMs: 60_000, budgetDir: join(tmp.dir, 'budget'), readGraceMs: 24 * HOUR, ...over });
 }
 
@@ -75,7 +79,7 @@ beforeAll(async () => {
   warehouse = join(tmp.dir, 'w.duckdb');
   readPath = join(tmp.dir, 'read', 'w.duckdb');
   sb = await startSandbox(defaultSandboxOptions({
-    apiKeys: [KEY], projects: ['alpha', 'beta'], conversations: 1200, historyDays: 45, seed: 2020, clock,
+    apiKeys: [KEY], projects: ['alpha', 'beta'], conversations: 1200, historyDays: 38, seed: 2020, clock,
     live: true, liveTurnsPerMinute: 1, site: { pages: 30, feedbackPerDay: 10, searchesPerDay: 100, viewsPerDay: 500 },
   }));
   await sync();

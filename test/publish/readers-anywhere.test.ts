@@ -41,7 +41,7 @@ async function sync(over: Partial<SyncConfig> = {}, logger: Logger = silentLogge
   process.chdir(tmp.dir);
   try {
     const cfg = defaultSyncConfig(WAREHOUSE, ['alpha', 'beta'].map((projectId) => ({
-      projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date('2026-10-20T00:00:00Z'),
+      projectId, apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: new Date('2026-10-30T00:00:00Z'),
     })), { rate: { limit: 100_000, windowMs: HOUR }, maxWaitMs: 60_000, budgetDir: abs('budget'), readGraceMs: 24 * HOUR, ...over });
     const r = await runSync({ clock, logger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
     expect(r.exitCode).toBe(0);
@@ -86,7 +86,7 @@ beforeAll(async () => {
   elsewhere = join(tmp.dir, 'elsewhere');
   mkdirSync(elsewhere);
   sb = await startSandbox(defaultSandboxOptions({
-    apiKeys: [KEY], projects: ['alpha', 'beta'], conversations: 600, historyDays: 20, seed: 3434, clock,
+    apiKeys: [KEY], projects: ['alpha', 'beta'], conversations: 600, historyDays: 8, seed: 3434, clock,
     live: true, liveTurnsPerMinute: 1, site: { pages: 20, feedbackPerDay: 5, searchesPerDay: 50, viewsPerDay: 200 },
   }));
   await sync();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -15,7 +16,7 @@ let sb: Sandbox;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
   tmp = tempDir();
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 21, projects: ['demo', 'slow'] }));
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 1000, historyDays: 14, seed: 21, projects: ['demo', 'slow'] }));
 });
 afterAll(async () => {
   await sb.close();
@@ -38,7 +39,7 @@ describe('docs-etl sync (CLI)', () => {
     const r = await runCli(['sync', '--warehouse', warehouse], env({ LOG_LEVEL: 'debug' }));
     expect(r.stderr).not.toContain('Error:');
     expect(r.code).toBe(0);
-    const line = /demo\/assistant_conversations: succeeded \| windows: 1 head, (\d+) backfill( \(\d+ deferred\))? \| (\d+) pages, (\d+) requests, 3,000 rows merged, 0 quarantined/.exec(r.stdout);
+    const line = /demo\/assistant_conversations: succeeded \| windows: 1 head, (\d+) backfill( \(\d+ deferred\))? \| (\d+) pages, (\d+) requests, 1,000 rows merged, 0 quarantined/.exec(r.stdout);
     expect(line, r.stdout).not.toBeNull();
     expect(r.stdout).toMatch(/read snapshot published: .*read\/w\.duckdb/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
@@ -61,17 +62,25 @@ describe('docs-etl sync (CLI)', () => {
     [['sync', '--colour'], /unknown option '--colour'/],
     [['synk'], /unknown command 'synk'/],
   ])('bad usage %j: one clear line, exit 2', async (args, message) => {
-    const r = await runCli(args, env());
+    const r = await runMain(args, env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('bad usage in a real process: one clear line on stderr, nothing on stdout, exit 2', async () => {
+    const r = await runCli(['sync', '--lookback', 'banana'], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid duration "banana"/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
   it('a missing key or project is a usage error (exit 2)', async () => {
-    const noKey = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_PROJECT_ID: 'demo' }));
+    const noKey = await runMain(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_PROJECT_ID: 'demo' }));
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/no API key: set DOCS_API_KEY/);
-    const noProject = await runCli(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY }));
+    const noProject = await runMain(['sync', '--warehouse', join(tmp.dir, 'x.duckdb')], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY }));
     expect(noProject.code).toBe(2);
     expect(noProject.stderr).toMatch(/no project/);
   });
@@ -79,7 +88,7 @@ describe('docs-etl sync (CLI)', () => {
   it('a malformed config file is reported with the field path (exit 2)', async () => {
     const file = join(tmp.dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ projects: [{ id: 'demo', apiKeyEnv: 'ACME KEY' }] }));
-    const r = await runCli(['sync', '--config', file], env());
+    const r = await runMain(['sync', '--config', file], env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/projects\[0\]\.apiKeyEnv: expected an environment variable name/);
   });
@@ -139,7 +148,7 @@ describe('docs-etl sync (CLI)', () => {
       const t = Date.now();
       const second = await runCli(['sync', '--warehouse', warehouse], env());
       expect(second.code).toBe(1);
-      expect(second.stderr).toMatch(/is being written by another docs-etl process \(PID \d+, started \S+: docs-etl sync\)/);
+      expect(second.stderr).toMatch(new RegExp(`is being written by another docs-etl process \\(PID ${first.pid}, started \\d{4}-\\d\\d-\\d\\dT[^,]+: docs-etl sync\\)`));
       // A refusal, not a wait for the first to finish (that takes many 400 ms requests); the bound
       // has room for a loaded machine's process start.
       expect(Date.now() - t).toBeLessThan(10_000);

@@ -22,7 +22,7 @@ afterEach(async () => {
 describe('crash safety', () => {
   it('SIGKILL at random moments, then resume: the final warehouse equals the truth exactly', async () => {
     tmp = tempDir();
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 15_000, seed: 31, latencyMs: 40, malformedRate: 0.002 }));
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 10_000, seed: 31, latencyMs: 60, malformedRate: 0.002 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' });
     let kills = 0;
@@ -53,7 +53,7 @@ describe('shared rate budget', () => {
   it('two processes of one organization never exceed the limit in any window', async () => {
     tmp = tempDir();
     const rate = { limit: 10, windowMs: 2000 };
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], projects: ['a', 'b'], conversations: 8000, seed: 32, rateLimit: rate }));
+    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], projects: ['a', 'b'], conversations: 4000, seed: 32, rateLimit: rate }));
     const env = (project: string) =>
       cliEnv({ DOCS_API_BASE_URL: sb!.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: project, DOCS_ETL_BUDGET_DIR: join(tmp!.dir, 'budget'), LOG_LEVEL: 'warn' });
     const [a, b] = await Promise.all([

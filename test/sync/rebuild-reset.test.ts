@@ -1,18 +1,24 @@
 // rebuild (replays kept raw pages, no API call) and reset (forget, or read again from a date).
+// Each test has its own warehouse: the rebuild test syncs with --keep-raw through the CLI; the others
+// copy one synced in-process once (synced-base.ts: no kept pages), so no test depends on another.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
+import { copyBase, syncBase } from '../helpers/synced-base.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'mint_rebuild_reset_key_5';
 let sb: Sandbox;
 let tmp: ReturnType<typeof tempDir>;
+/** A warehouse synced without --keep-raw: tests copy it (copyBase). */
+let base: string;
 beforeAll(async () => {
   tmp = tempDir();
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 77, malformedRate: 0.01 }));
+  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 1500, historyDays: 14, seed: 77, malformedRate: 0.01 }));
+  base = await syncBase({ url: sb.url, key: KEY, projects: ['demo'] }, join(tmp.dir, 'base'));
 });
 afterAll(async () => {
   await sb.close();
@@ -46,8 +52,7 @@ describe('rebuild', () => {
   });
 
   it('without kept pages: exit 2 saying how to keep them', async () => {
-    const warehouse = join(tmp.dir, 'nokeep', 'w.duckdb');
-    expect((await runCli(['sync', '--warehouse', warehouse], env())).code).toBe(0);
+    const warehouse = await copyBase(base, join(tmp.dir, 'nokeep'), { surface: 'none' });
     const r = await runCli(['rebuild', '--warehouse', warehouse], env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no kept pages in .*: sync with --keep-raw/);
@@ -56,8 +61,7 @@ describe('rebuild', () => {
 
 describe('reset', () => {
   it('asks for --yes without a terminal, then forgets the project; the next sync reads it all again', async () => {
-    const warehouse = join(tmp.dir, 'rs', 'w.duckdb');
-    expect((await runCli(['sync', '--warehouse', warehouse], env())).code).toBe(0);
+    const warehouse = await copyBase(base, join(tmp.dir, 'rs'), { surface: 'none' });
     const refused = await runCli(['reset', '--warehouse', warehouse, '--project', 'demo'], env());
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/would assistant_conversations: delete [\d,]+ rows, [\d,]+ days of event time covered, 0 landed pages: add --yes/);
@@ -72,7 +76,7 @@ describe('reset', () => {
   });
 
   it('--from reads that span again (a backfill in the next plan) and keeps the rows', async () => {
-    const warehouse = join(tmp.dir, 'rs', 'w.duckdb');
+    const warehouse = await copyBase(base, join(tmp.dir, 'rs-from'), { surface: 'none' });
     const from = new Date(Date.now() - 10 * 86_400_000).toISOString();
     const r = await runCli(['reset', '--warehouse', warehouse, '--project', 'demo', '--from', from, '--yes'], env());
     expect(r.code, r.stderr).toBe(0);
@@ -84,8 +88,10 @@ describe('reset', () => {
   });
 
   it('an unknown project: exit 2, nothing changed', async () => {
-    const r = await runCli(['reset', '--warehouse', join(tmp.dir, 'rs', 'w.duckdb'), '--project', 'nope', '--yes'], env());
+    const warehouse = await copyBase(base, join(tmp.dir, 'rs-nope'), { surface: 'none' });
+    const r = await runCli(['reset', '--warehouse', warehouse, '--project', 'nope', '--yes'], env());
     expect(r.code).toBe(2);
+    expect(await scalar(warehouse, 'SELECT count(*) FROM conversations')).toBe(BigInt(sb.truth('demo').length));
     expect(r.stderr).toMatch(/project "nope" has nothing in .* to reset/);
   });
 });

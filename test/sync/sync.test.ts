@@ -35,8 +35,10 @@ async function setup(opts: Partial<SandboxOptions>) {
 function config(warehouse: string, url: string, over: Partial<SyncConfig> = {}, backfillFrom: Date | null = null): SyncConfig {
   return defaultSyncConfig(warehouse,
     [{ projectId: 'demo', apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: url, organization: keyFingerprint(KEY), backfillFrom }],
-    // The assistant stream alone: these tests count its requests and compare it with its truth.
-    { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, pipelines: ['assistant_conversations'], ...over });
+    // The assistant stream alone: these tests count its requests and compare it with its truth. The
+    // read snapshot as a plain copy: what these tests read is the warehouse (the catalog surface's own
+    // tests are in test/publish/; the mid-run publish test below uses the default surface).
+    { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, pipelines: ['assistant_conversations'], readSurface: 'copy', ...over });
 }
 
 /** The fewest requests that read these windows: a page per 1,000 turns, at least one per window. */
@@ -80,7 +82,7 @@ describe('sync', () => {
   });
 
   it('a re-run with nothing new reads only the head and changes nothing', async () => {
-    const { sb, warehouse } = await setup({ conversations: 3000, seed: 8 });
+    const { sb, warehouse } = await setup({ conversations: 1500, seed: 8 });
     await runSync(deps(), config(warehouse, sb.url), PIPELINES);
     const before = analyticsRequests(sb).length;
     const firstSeen = await scalar(warehouse, 'SELECT max(first_seen_at)::VARCHAR FROM conversations');
@@ -132,7 +134,7 @@ describe('sync', () => {
 
   it('loses nothing under 5xx, resets, truncated bodies, repeated and malformed records', async () => {
     const { sb, warehouse } = await setup({
-      conversations: 10_000, seed: 11, faultRate: 0.5, faults: ['http5xx', 'reset', 'truncate', 'repeat'], malformedRate: 0.01,
+      conversations: 4000, seed: 11, faultRate: 0.5, faults: ['http5xx', 'reset', 'truncate', 'repeat'], malformedRate: 0.01,
     });
     const r = await runSync(deps(), config(warehouse, sb.url), PIPELINES);
     expect(r.exitCode).toBe(0);
@@ -147,10 +149,10 @@ describe('sync', () => {
   });
 
   it('a long run publishes the read snapshot between batches (publishInterval), readers see its progress', async () => {
-    const { sb, warehouse } = await setup({ conversations: 6000, seed: 14, latencyMs: 30 });
+    const { sb, warehouse } = await setup({ conversations: 3000, seed: 14, latencyMs: 30 });
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
-    const r = await runSync(deps({ logger }), config(warehouse, sb.url, { publishIntervalMs: 0 }), PIPELINES);
+    const r = await runSync(deps({ logger }), config(warehouse, sb.url, { publishIntervalMs: 0, readSurface: 'catalog' }), PIPELINES);
     expect(r.exitCode).toBe(0);
     const midRun = lines.filter((l) => l.includes('read snapshot published (run in progress)'));
     expect(midRun.length).toBeGreaterThan(0);
@@ -160,7 +162,7 @@ describe('sync', () => {
 
   it('waits for the window after a 429 and continues', async () => {
     const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
-    const { sb, warehouse } = await setup({ conversations: 4000, seed: 12, rateLimit: { limit: 2, windowMs: 60_000 }, clock });
+    const { sb, warehouse } = await setup({ conversations: 2000, seed: 12, rateLimit: { limit: 2, windowMs: 60_000 }, clock });
     // The client believes it has plenty of budget; the server disagrees and answers 429.
     const r = await runSync(deps({ clock }), config(warehouse, sb.url, { maxWaitMs: 10 * 60_000 }), PIPELINES);
     expect(r.exitCode).toBe(0);
