@@ -68,4 +68,3 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOpti
 export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: SpawnOptions = {}): Promise<CliResult> {
   return spawnCli(args, env, opts).result;
 }
-
