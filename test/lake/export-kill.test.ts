@@ -27,7 +27,7 @@ describe('export-parquet killed midway', () => {
     lake = join(tmp.dir, 'lake');
     const wh = await openWarehouse(warehouse);
     try {
-      await fillWarehouse(wh.conn, { days: 60, turnsPerDay: 200 }); // 3 projects x 60 days = 180 partitions
+      await fillWarehouse(wh.conn, { days: 25, turnsPerDay: 80 }); // 3 projects x 25 days = 75 partitions a table
       for (const table of ['conversations', 'sources'] as const) {
         for (const r of await warehouseTable(wh.conn, table)) {
           const key = `${table}/${r.project_id}/${new Date(Number(BigInt(r.occurred_at as bigint) / 1000n)).toISOString().slice(0, 10)}`;
@@ -70,7 +70,8 @@ describe('export-parquet killed midway', () => {
     let killedMidway = 0;
     // Delays after the child took the lake lock (so after its start-up): early ones hit the first
     // COPYs, later ones hit runs that resume over the files and stale lock a previous kill left.
-    for (const delay of [0, 20, 60, 150, 300, 600, 1000]) {
+    // (Each kill point costs a start-up and a read of the whole lake: one per window.)
+    for (const delay of [0, 30, 150, 400, 900]) {
       const child = spawnCli(['export-parquet', '--out', lake, '--warehouse', warehouse], env);
       await waitFor(() => lockPid() === child.pid || child.exitCode !== null, 20_000);
       await sleep(delay);

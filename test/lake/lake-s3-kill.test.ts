@@ -18,7 +18,7 @@ import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { keyIn, S3_SECRET, startS3, type TestS3 } from '../helpers/s3.js';
 import { tempDir } from '../helpers/tmp.js';
 import { publishForReaders } from '../helpers/publish.js';
-import { sleep } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { fillWarehouse } from './lake-fixture.js';
 
 const DIST_MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -36,7 +36,8 @@ describe('export-parquet to S3, killed mid-upload', () => {
     warehouse = join(tmp.dir, 'w.duckdb');
     const wh = await openWarehouse(warehouse);
     try {
-      await fillWarehouse(wh.conn, { days: 40, turnsPerDay: 100 }); // 3 projects x 40 days: 240 partition files
+      // 3 projects x 12 days: 72 partition files, far more than the 10 written before the kill.
+      await fillWarehouse(wh.conn, { days: 12, turnsPerDay: 50 });
     } finally {
       wh.close();
     }
@@ -116,9 +117,11 @@ describe('export-parquet to S3, killed mid-upload', () => {
     await publishForReaders(warehouse);
     const expected = await warehouseCounts();
 
-    const child = spawnCli(['export-parquet', '--out', url, '--warehouse', warehouse], env());
-    // Poll the bucket until the child has uploaded some of its new objects, then kill it mid-run.
-    for (let i = 0; i < 6000 && child.exitCode === null && (await dataKeys()).length < before.length + 10; i++) await sleep(10);
+    // The child logs each uploaded file (debug): killed once it has logged 10, mid-run.
+    const child = spawnCli(['export-parquet', '--out', url, '--warehouse', warehouse], { ...env(), LOG_LEVEL: 'debug' });
+    let log = '';
+    child.stderr!.on('data', (d) => (log += String(d)));
+    await waitFor(() => (log.match(/"lake file written"/g)?.length ?? 0) >= 10 || child.exitCode !== null, 60_000);
     child.kill('SIGKILL');
     const killed = await child.result;
     expect(killed.signal, 'killed before it finished').toBe('SIGKILL');

@@ -1,15 +1,17 @@
 // The opt-in keyed pipeline assistant_threads against the sandbox over real HTTP into a real DuckDB
 // file, in-process: the transcript of every conversation with an unanswered turn, read once.
-import { readFileSync } from 'node:fs';
+// The tests that start "after a first sync" copy one made once in this file (the sandbox's history is
+// the same for the same seed and clock) and sync on from it against a fresh sandbox.
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig, type SyncConfig } from '../../src/config/sync-config.js';
 import { assistantThreadSchema, threadMessageSchema } from '../../src/contracts/analytics-thread.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runSync, selectPipelines, type SyncDeps } from '../../src/sync/run/sync.js';
+import { runSync, selectPipelines, type SyncDeps, type SyncResult } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type AssistantThread, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { scalar } from '../helpers/compare.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -18,6 +20,7 @@ import { tempDir } from '../helpers/tmp.js';
 const KEY = 'mint_threads_test_key_001';
 const H = 3_600_000;
 const BOTH = ['assistant_conversations', 'assistant_threads'];
+const CONVERSATIONS = 150;
 
 let sandbox: Sandbox | undefined;
 let tmp: ReturnType<typeof tempDir> | undefined;
@@ -28,10 +31,37 @@ afterEach(async () => {
   tmp = undefined;
 });
 
+const T0 = Date.parse('2026-11-01T12:00:00Z');
+// Each thread read is one page and one merge: a small history keeps that count low (over 20 threads).
+const sandboxOptions = (clock: FakeClock) => defaultSandboxOptions({ apiKeys: [KEY], conversations: CONVERSATIONS, seed: 21, clock });
+
 async function setup(clock: FakeClock) {
   tmp = tempDir();
-  sandbox = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 400, seed: 21, clock }));
+  sandbox = await startSandbox(sandboxOptions(clock));
   return { sb: sandbox, warehouse: join(tmp.dir, 'w.duckdb') };
+}
+
+/** The first sync at T0 (conversations merged, no thread read yet): its result, its requests and its state folder. */
+let firstSync: { result: SyncResult; threadRequests: string[]; dir: string; cleanup: () => void };
+beforeAll(async () => {
+  const clock = new FakeClock(T0);
+  const t = tempDir();
+  const sb = await startSandbox(sandboxOptions(clock));
+  try {
+    const result = await runSync(deps(clock), config(join(t.dir, 'w.duckdb'), sb.url));
+    firstSync = { result, threadRequests: threadRequests(sb), dir: t.dir, cleanup: t.cleanup };
+  } finally {
+    await sb.close();
+  }
+}, 120_000);
+afterAll(() => firstSync?.cleanup());
+
+/** A fresh sandbox at T0 and a copy of the first sync's state folder. */
+async function afterFirstSync() {
+  const clock = new FakeClock(T0);
+  const { sb, warehouse } = await setup(clock);
+  cpSync(firstSync.dir, tmp!.dir, { recursive: true });
+  return { clock, sb, warehouse };
 }
 
 function config(warehouse: string, url: string, limit = 10_000): SyncConfig {
@@ -100,12 +130,10 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
   });
 
   it('reads the thread of every conversation with an unanswered turn once; a later run reads none again', async () => {
-    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
-    const { sb, warehouse } = await setup(clock);
     // The first run loads the conversations; the threads' keys are selected from what is merged.
-    const first = await runSync(deps(clock), config(warehouse, sb.url));
-    expect(first.exitCode).toBe(0);
-    expect(threadRequests(sb)).toEqual([]);
+    expect(firstSync.result.exitCode).toBe(0);
+    expect(firstSync.threadRequests).toEqual([]);
+    const { clock, sb, warehouse } = await afterFirstSync();
     const ids = unansweredIds(sb);
     expect(ids.length).toBeGreaterThan(20);
 
@@ -128,9 +156,7 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
   });
 
   it('a budget too small for all threads defers the rest; a later run completes them, none read twice', async () => {
-    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
-    const { sb, warehouse } = await setup(clock);
-    expect((await runSync(deps(clock), config(warehouse, sb.url))).exitCode).toBe(0);
+    const { clock, sb, warehouse } = await afterFirstSync();
     const ids = unansweredIds(sb);
 
     clock.advance(2 * H);
@@ -153,9 +179,7 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
   });
 
   it('a run stopped among the threads: what landed is kept, the next run reads only the rest', async () => {
-    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
-    const { sb, warehouse } = await setup(clock);
-    expect((await runSync(deps(clock), config(warehouse, sb.url))).exitCode).toBe(0);
+    const { clock, sb, warehouse } = await afterFirstSync();
     const ids = unansweredIds(sb);
 
     clock.advance(10 * 60_000);
@@ -173,9 +197,7 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
   });
 
   it('a thread the API does not know (404) is quarantined, the stream succeeds, and it is not asked for again', async () => {
-    const clock = new FakeClock(Date.parse('2026-11-01T12:00:00Z'));
-    const { sb, warehouse } = await setup(clock);
-    expect((await runSync(deps(clock), config(warehouse, sb.url))).exitCode).toBe(0);
+    const { clock, sb, warehouse } = await afterFirstSync();
     // A conversation the API's thread endpoint no longer has (a ULID of no conversation).
     const gone = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
     const wh = await openWarehouse(warehouse);
@@ -200,10 +222,8 @@ describe('assistant_threads (opt-in keyed pipeline)', () => {
 
 describe('a warehouse from before thread_messages existed', () => {
   it('a dry run with the threads pipeline plans (nothing to read yet) instead of failing; the sync migrates and reads', async () => {
-    const clock = new FakeClock(Date.parse('2026-11-10T12:00:00Z'));
-    const { sb, warehouse } = await setup(clock);
+    const { clock, sb, warehouse } = await afterFirstSync();
     const cfg = config(warehouse, sb.url);
-    expect((await runSync(deps(clock), { ...cfg, pipelines: ['assistant_conversations'] }, PIPELINES)).exitCode).toBe(0);
     // As an older version left it: no thread_messages, migration 0007 not applied.
     const wh = await openWarehouse(warehouse);
     try {
