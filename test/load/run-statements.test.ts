@@ -57,6 +57,12 @@ describe('runStatements', () => {
     expect((await rows('SELECT count(*) AS n FROM t'))[0]!.n).toBe(2n); // the first statement ran, twice; the third never
   });
 
+  it('calls afterEach with each statement\'s number, in order, once per statement (the topic step times each)', async () => {
+    const marks: number[] = [];
+    await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null }, (k) => marks.push(k));
+    expect(marks).toEqual([1, 2, 3]);
+  });
+
   it('runs every statement in the caller\'s transaction: a rollback undoes them all', async () => {
     await conn.run('BEGIN TRANSACTION');
     await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null });
