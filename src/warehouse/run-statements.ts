@@ -13,14 +13,18 @@ export type BoundValues = Readonly<Record<string, DuckDBValue>>;
 /**
  * Runs every statement of `sql` in order, each with the values of `values` it names (others are
  * not bound: a statement that names none runs as is). A `$name` with no value in `values` is a
- * FatalError naming it, before that statement runs.
+ * FatalError naming it, before that statement runs. `afterEach(k)`, when given, is called when the
+ * k-th statement (1-based) has run: a caller timing each statement (the topic step's phases) marks there.
  */
-export async function runStatements(conn: DuckDBConnection, sql: string, values: BoundValues = {}): Promise<void> {
+export async function runStatements(
+  conn: DuckDBConnection, sql: string, values: BoundValues = {}, afterEach?: (k: number) => void,
+): Promise<void> {
   const statements = await conn.extractStatements(sql);
   for (let i = 0; i < statements.count; i++) {
     const prepared = await statements.prepare(i);
     prepared.bind(valuesNamedBy(prepared, values));
     await prepared.run();
+    afterEach?.(i + 1);
   }
 }
 

@@ -4,7 +4,7 @@
 // `{lo}`, a `;` and a comment) must arrive in the table as it was given; a `;` or `$name` inside a
 // comment or a string literal of the SQL must not split it or be replaced.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FatalError } from '../../src/core/errors.js';
@@ -57,6 +57,12 @@ describe('runStatements', () => {
     expect((await rows('SELECT count(*) AS n FROM t'))[0]!.n).toBe(2n); // the first statement ran, twice; the third never
   });
 
+  it('calls afterEach with each statement\'s number, in order, once per statement (the topic step times each)', async () => {
+    const marks: number[] = [];
+    await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null }, (k) => marks.push(k));
+    expect(marks).toEqual([1, 2, 3]);
+  });
+
   it('runs every statement in the caller\'s transaction: a rollback undoes them all', async () => {
     await conn.run('BEGIN TRANSACTION');
     await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null });
@@ -77,5 +83,38 @@ describe('no value spliced into SQL text', () => {
     const placeholders = files('sql', '.sql').filter((f) => /\{(lo|hi|now)\}/.test(readFileSync(f, 'utf8')));
     const splices = files('src', '.ts').filter((f) => /\.replace(All)?\(\s*['"`](\$\w+|\{(lo|hi|now)\})['"`]/.test(readFileSync(f, 'utf8')));
     expect({ placeholders, splices }).toEqual({ placeholders: [], splices: [] });
+  });
+});
+
+// Identifiers and literals DuckDB cannot bind are quoted by @duckdb/node-api's quotedIdentifier and
+// quotedString (through src/core/sql-quoting.ts), never by a local helper: a quote doubled by hand,
+// a name put between quotes by hand, a table name spliced bare. The exceptions write no DuckDB SQL.
+describe('identifiers quoted by the library', () => {
+  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+  const FORMS: Record<string, RegExp> = {
+    'a quote doubled by hand': /\.replace(All)?\(\s*(\/["']\/g|["'`]["']["'`])\s*,\s*["'`](""|'')["'`]\s*\)/,
+    'a name or literal quoted by hand': /[(,]\s*"\$\{[^}]+\}"\s*[),]|'"'\s*\+|\+\s*'"'|"'"\s*\+|\+\s*"'"/,
+    'a table name spliced bare': /\b(FROM|INTO|UPDATE|TABLE|JOIN)\s+\$\{[a-z]\w*\}/,
+  };
+  const ALLOWED: Record<string, string> = {
+    // CSV fields (RFC 4180), not SQL.
+    'src/cli/format-rows.ts: a quote doubled by hand': 'csv',
+    // Statements for other engines (Spark, Snowflake), printed for the user; their DuckDB lines use the library.
+    'src/outputs/lake/iceberg/lake-ddl.ts: a name or literal quoted by hand': 'spark',
+    'src/outputs/lake/iceberg/lake-ddl.ts: a table name spliced bare': 'snowflake',
+    // Variables that hold SQL already quoted by the library (a FROM clause; a catalog-qualified name).
+    'src/sync/pipeline/replace-day-sql.ts: a table name spliced bare': 'source',
+    'src/sync/publish/catalog.ts: a table name spliced bare': 'target',
+  };
+
+  it('no src/ file quotes SQL by hand', () => {
+    const found = files('src').flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      return Object.entries(FORMS).filter(([, re]) => re.test(text)).map(([form]) => `${f.split(sep).join('/')}: ${form}`);
+    }).filter((hit) => !(hit in ALLOWED));
+    expect(found).toEqual([]);
   });
 });

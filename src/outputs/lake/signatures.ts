@@ -5,6 +5,7 @@
 // (checked, plain) column names, and every value is a bound parameter.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { lakeSelect, type LakeTable } from '../../sync/pipeline/lake-table.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import type { PartitionRows } from '../../parquet/partition-copy.js';
@@ -30,7 +31,8 @@ function partitionExprs(t: LakeTable): { project: string; day: string } {
   const l = t.layout;
   if (l.by === 'none') return { project: 'CAST(NULL AS VARCHAR)', day: 'CAST(NULL AS VARCHAR)' };
   if (l.by === 'project') return { project: 'project_id', day: 'CAST(NULL AS VARCHAR)' };
-  const day = l.type === 'instant' ? `CAST(timezone('UTC', "${l.column}") AS DATE)` : `CAST("${l.column}" AS DATE)`;
+  const col = quotedIdentifier(l.column);
+  const day = l.type === 'instant' ? `CAST(timezone('UTC', ${col}) AS DATE)` : `CAST(${col} AS DATE)`;
   return { project: 'project_id', day: `strftime(${day}, '%Y-%m-%d')` };
 }
 

@@ -5,6 +5,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { inTransaction } from '../../warehouse/warehouse.js';
+import { runStatements } from '../../warehouse/run-statements.js';
 import { placeNewQuestions } from './assign-new.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
 import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';
@@ -17,14 +18,9 @@ export interface IncrementalResult {
   newTopics: number;
 }
 
-/** Each statement of a sql/topics file with the parameters it names; `phases`: each timed as `file#k`. */
+/** Each statement of a sql/topics file with the parameters it names (runStatements); `phases`: each timed as `file#k`. */
 export async function runScript(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>, phases?: StepPhases): Promise<void> {
-  const text = sqlFile(`topics/${file}.sql`).replace(/^--.*$/gm, '');
-  let k = 0;
-  for (const sql of text.split(/;\s*$/m).map((x) => x.trim()).filter(Boolean)) {
-    await conn.run(sql, Object.fromEntries(Object.entries(params).filter(([key]) => new RegExp(`\\$${key}\\b`).test(sql))));
-    phases?.mark(`${file}#${++k}`);
-  }
+  await runStatements(conn, sqlFile(`topics/${file}.sql`), params, phases && ((k) => phases.mark(`${file}#${k}`)));
 }
 
 /**

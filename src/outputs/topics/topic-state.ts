@@ -3,6 +3,7 @@
 // the document frequencies the vectors were weighed with (gap_topic_df), replacing the project's.
 // Reads the temp tables topic_keys (qhash → cluster) and topic_ids (cluster → id, language).
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { Clustering } from './cluster-questions.js';
 import type { TopicDescription } from './topic-representation.js';
 import { createTempTable, dropTempTables } from './temp-tables.js';
@@ -11,7 +12,7 @@ export async function saveTopicState(
   conn: DuckDBConnection, projectId: string, now: Date, clustering: Clustering, descriptions: readonly TopicDescription[],
 ): Promise<void> {
   const project = { project: projectId };
-  for (const t of ['gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']) await conn.run(`DELETE FROM ${t} WHERE project_id = $project`, project);
+  for (const t of ['gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']) await conn.run(`DELETE FROM ${quotedIdentifier(t)} WHERE project_id = $project`, project);
   await conn.run(`INSERT INTO gap_topic_questions
     SELECT $project, k.qhash, t.topic_id, t.language, NULL, $now FROM topic_keys k JOIN topic_ids t USING (cluster)`, { ...project, now: now.toISOString() });
   await createTempTable(conn, 'topic_terms');

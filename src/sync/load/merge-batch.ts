@@ -4,8 +4,8 @@
 // windows, the window read log, run counters) commits with the rows. A crash before COMMIT leaves
 // the pages landed for the next run; after it, their sequence numbers say they were merged.
 import { statSync } from 'node:fs';
-import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier } from '../../core/sql-quoting.js';
+import { BIGINT, LIST, STRUCT, VARCHAR, listValue, structValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../../core/sql-quoting.js';
 import { applyRead, type CoverageInterval } from '../../core/intervals.js';
 import { messageOf } from '../../core/errors.js';
 import { isDated } from '../../core/window.js';
@@ -97,10 +97,10 @@ export async function probeGroup(conn: DuckDBConnection, g: MergeGroup, now: Dat
 }
 
 async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOptions, out: MergedBatch): Promise<void> {
-  const partial = g.files.filter((f) => f.meta.quarantined > 0);
-  await bindLandedFiles(conn, g.files);
-  for (const sql of landedSql(g.pipeline, g.files)) await conn.run(sql);
-  await conn.run(invalidSql(partial));
+  const lists = landedLists(g.files);
+  await bindLandedFiles(conn, lists);
+  for (const sql of landedSql(g.pipeline, lists)) await conn.run(sql);
+  await conn.run(invalidSql(lists));
   await conn.run(sqlFile(g.pipeline.load.stage));
   await keepOneReadPerKey(conn, g.pipeline);
   // An empty batch (windows with no records) still runs the merge: a day's rows may be replaced by none.
@@ -123,7 +123,7 @@ async function mergeGroup(conn: DuckDBConnection, g: MergeGroup, opts: MergeOpti
     rejected += Number(r.rejected);
     out.rows += Number(r.rows);
   }
-  if (partial.length || rejected) await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString(), pipeline: g.pipeline.name });
+  if (lists.partial.length || rejected) await conn.run(sqlFile('load/quarantine-batch.sql'), { now: opts.now.toISOString(), pipeline: g.pipeline.name });
   for (const [runId, c] of counts) {
     if (!opts.replay) await conn.run(sqlFile('load/run-counters.sql'), { run_id: runId, ...c });
     const prev = out.runs.get(runId);
@@ -218,25 +218,43 @@ async function advanceStream(
   });
 }
 
-/** The three lists of the batch's files the landed views read, as session variables. */
-type LandedList = 'landed_whole' | 'landed_partial' | 'landed_all';
+/**
+ * The batch's files as the landed views read them, split once: `whole` (every record valid: read at
+ * the body), `partial` (some invalid: read at `valid`), `all` (the pages' own fields).
+ */
+type LandedList = 'whole' | 'partial' | 'all';
+type LandedLists = Record<LandedList, readonly LandedFile[]>;
+
+function landedLists(files: readonly LandedFile[]): LandedLists {
+  const whole: LandedFile[] = [];
+  const partial: LandedFile[] = [];
+  for (const f of files) (f.meta.quarantined > 0 ? partial : whole).push(f);
+  return { whole, partial, all: files };
+}
+
+/** The session variable holding the lists: a struct with each list's paths and its `<list>_max` buffer size. */
+const LANDED_VARIABLE = 'landed_files';
+const LANDED_TYPE = STRUCT({
+  whole: LIST(VARCHAR), whole_max: BIGINT, partial: LIST(VARCHAR), partial_max: BIGINT, all: LIST(VARCHAR), all_max: BIGINT,
+});
 
 /**
  * The batch's file paths and reader buffer sizes, bound (never spliced into the views' SQL): a view
- * cannot hold a parameter, so each list is a session variable (this connection's), which the views
- * read with getvariable() when a statement binds them, that is, while this group merges.
+ * cannot hold a parameter, so the lists are one session variable (this connection's, set in one
+ * statement), which the views read with getvariable() when a statement binds them, that is, while
+ * this group merges.
  */
-async function bindLandedFiles(conn: DuckDBConnection, files: readonly LandedFile[]): Promise<void> {
-  const lists: Record<LandedList, readonly LandedFile[]> = {
-    landed_whole: files.filter((f) => f.meta.quarantined === 0),
-    landed_partial: files.filter((f) => f.meta.quarantined > 0),
-    landed_all: files,
-  };
+async function bindLandedFiles(conn: DuckDBConnection, lists: LandedLists): Promise<void> {
+  const fields: Record<string, DuckDBValue> = {};
   for (const [name, list] of Object.entries(lists)) {
-    await conn.run(`SET VARIABLE ${quotedIdentifier(name)} = $files`, { files: listValue(list.map((f) => f.path)) }, { files: LIST(VARCHAR) });
-    await conn.run(`SET VARIABLE ${quotedIdentifier(`${name}_max`)} = $bytes`, { bytes: maxObjectBytes(list) }, { bytes: BIGINT });
+    fields[name] = listValue(list.map((f) => f.path));
+    fields[`${name}_max`] = BigInt(maxObjectBytes(list));
   }
+  await conn.run(`SET VARIABLE ${quotedIdentifier(LANDED_VARIABLE)} = $lists`, { lists: structValue(fields) }, { lists: LANDED_TYPE });
 }
+
+/** A field of the bound lists, as a constant expression a table function's argument may be. */
+const landedField = (field: string) => `getvariable(${quotedString(LANDED_VARIABLE)}).${quotedIdentifier(field)}`;
 
 /**
  * The view `landed`: one row per record of the batch's pages (project_id, run_id, window_id,
@@ -249,16 +267,14 @@ async function bindLandedFiles(conn: DuckDBConnection, files: readonly LandedFil
  * The view `landed_pages` has one row per page (empty ones too), with the page-level fields the
  * pipeline declares (`page`).
  */
-function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[] {
+function landedSql(p: PipelineDefinition, lists: LandedLists): string[] {
   const rec = duckdbType(p.record);
   const META = ['project_id', 'run_id', 'seq', 'window', 'next', 'x'] as const;
   const meta = landedColumns(META);
   const cols = `project_id, run_id, seq, "window".id AS window_id, "window"."from" AS window_from, "window"."to" AS window_to,
        "window"."key" AS window_key, coalesce(next.truncated, false) AS truncated, x`;
   const read = (list: LandedList, columns: string) =>
-    `read_json(getvariable('${list}'), format = 'unstructured', maximum_object_size = getvariable('${list}_max'), columns = {${columns}})`;
-  const whole = files.filter((f) => f.meta.quarantined === 0);
-  const partial = files.filter((f) => f.meta.quarantined > 0);
+    `read_json(${landedField(list)}, format = 'unstructured', maximum_object_size = ${landedField(`${list}_max`)}, columns = {${columns}})`;
   const bodyRecs = p.recordsField === null
     ? { type: rec, expr: '[body]' }
     : { type: `STRUCT(${quotedIdentifier(p.recordsField)} ${rec}[])`, expr: `body.${quotedIdentifier(p.recordsField)}` };
@@ -266,11 +282,11 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
   // the valid ones keep theirs (the invalid ones' positions are skipped), so an order the API gives
   // by position (the searches ranking) stays the API's.
   const parts = [
-    ...(whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
-      FROM ${read('landed_whole', landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
-    ...(partial.length ? [`SELECT ${cols}, valid AS recs,
+    ...(lists.whole.length ? [`SELECT ${cols}, ${bodyRecs.expr} AS recs, range(1, len(${bodyRecs.expr}) + 1) AS pos
+      FROM ${read('whole', landedColumns(META, {}, { body: bodyRecs.type }))}`] : []),
+    ...(lists.partial.length ? [`SELECT ${cols}, valid AS recs,
         [j FOR j IN range(1, len(valid) + len(invalid) + 1) IF NOT list_contains([q.i + 1 FOR q IN invalid], j)] AS pos
-      FROM ${read('landed_partial', landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
+      FROM ${read('partial', landedColumns([...META, 'invalid', 'valid'], { invalid: 'STRUCT(i INTEGER)[]', valid: `${rec}[]` }))}`] : []),
   ];
   const out = [`CREATE OR REPLACE TEMP VIEW landed AS
     SELECT project_id, run_id, window_id, window_from, window_to, window_key, truncated, seq,
@@ -278,18 +294,18 @@ function landedSql(p: PipelineDefinition, files: readonly LandedFile[]): string[
     FROM (${parts.join('\nUNION ALL BY NAME\n')})`];
   const page = p.page ? `, body AS page` : '';
   out.push(`CREATE OR REPLACE TEMP VIEW landed_pages AS
-    SELECT ${cols.replace(', x', '')}${page} FROM ${read('landed_all', p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
+    SELECT ${cols.replace(', x', '')}${page} FROM ${read('all', p.page ? landedColumns(META, {}, { body: duckdbType(p.page) }) : meta)}`);
   return out;
 }
 
 /** The view `landed_invalid`: the records of the batch that failed the contract when fetched. */
-function invalidSql(partial: readonly LandedFile[]): string {
-  if (!partial.length) {
+function invalidSql(lists: LandedLists): string {
+  if (!lists.partial.length) {
     return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT NULL::VARCHAR AS project_id, NULL::VARCHAR AS run_id,
       NULL::STRUCT(i INTEGER, error VARCHAR, raw JSON) AS q WHERE false`;
   }
   return `CREATE OR REPLACE TEMP VIEW landed_invalid AS SELECT project_id, run_id, unnest(invalid) AS q
-    FROM read_json(getvariable('landed_partial'), format = 'unstructured', maximum_object_size = getvariable('landed_partial_max'),
+    FROM read_json(${landedField('partial')}, format = 'unstructured', maximum_object_size = ${landedField('partial_max')},
                    columns = {${landedColumns(['project_id', 'run_id', 'invalid'])}})`;
 }
 

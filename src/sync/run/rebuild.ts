@@ -5,6 +5,7 @@
 // it again; the result says how much.
 import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
+import { quotedIdentifier } from '../../core/sql-quoting.js';
 import type { CoverageInterval } from '../../core/intervals.js';
 import type { Logger } from '../../core/logger.js';
 import { splitLanded, type LandedFile } from '../pipeline/landed-page.js';
@@ -67,7 +68,7 @@ export async function runRebuild(
       const pipeline = pipelines.find((p) => p.name === s.pipeline);
       if (!pipeline) throw new UsageError(`kept pages of an unknown pipeline "${s.pipeline}"`);
       await writer.run(async (c) => {
-        for (const t of pipeline.tables) await c.run(`DELETE FROM ${t} WHERE project_id = $p`, { p: s.projectId });
+        for (const t of pipeline.tables) await c.run(`DELETE FROM ${quotedIdentifier(t)} WHERE project_id = $p`, { p: s.projectId });
         await c.run('DELETE FROM quarantine WHERE project_id = $p AND coalesce(pipeline, $pl) = $pl', { p: s.projectId, pl: s.pipeline });
       });
       const windows = new Map<string, { from: number; to: number; first: boolean; last: boolean }>();

@@ -35,7 +35,7 @@ export async function describeReset(cfg: LocalConfig, r: ResetRequest): Promise<
     const out: ResetEffect[] = [];
     for (const p of r.pipelines) {
       const table = p.tables[0]!;
-      const rows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table} WHERE project_id = $p`, { p: r.projectId })).getRows()[0]![0]);
+      const rows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${quotedIdentifier(table)} WHERE project_id = $p`, { p: r.projectId })).getRows()[0]![0]);
       const map = await readCoverage(conn, r.projectId, p.name);
       const real = fromOldestRecord(map, rows ? await oldestRecordMs(conn, p, r.projectId) : null);
       out.push({
@@ -56,9 +56,9 @@ export async function runReset(deps: { clock: Clock }, cfg: LocalConfig, r: Rese
       for (const p of r.pipelines) {
         const map = await readCoverage(conn, r.projectId, p.name);
         if (r.from === null) {
-          for (const t of p.tables) await conn.run(`DELETE FROM ${t} WHERE project_id = $p`, { p: r.projectId });
+          for (const t of p.tables) await conn.run(`DELETE FROM ${quotedIdentifier(t)} WHERE project_id = $p`, { p: r.projectId });
           const where = 'WHERE project_id = $p AND pipeline = $pl';
-          for (const t of ['coverage', 'sync_state', 'sync_windows']) await conn.run(`DELETE FROM ${t} ${where}`, { p: r.projectId, pl: p.name });
+          for (const t of ['coverage', 'sync_state', 'sync_windows']) await conn.run(`DELETE FROM ${quotedIdentifier(t)} ${where}`, { p: r.projectId, pl: p.name });
           await conn.run('DELETE FROM quarantine WHERE project_id = $p AND coalesce(pipeline, $pl) = $pl', { p: r.projectId, pl: p.name });
         } else {
           await writeCoverage(conn, r.projectId, p.name, cut(map, r.from).kept);

@@ -17,13 +17,14 @@ const OPEN_TIMEOUT_MS = 60_000;
 // Run by `node --input-type=module -e` in the temp folder: argv = [duckdb module URL, snapshot, parts folder].
 const PROBE = `
 const [url, path, parts] = process.argv.slice(1);
-const { DuckDBInstance, quotedIdentifier } = await import(url);
+const { DuckDBInstance, quotedIdentifier, quotedString } = await import(url);
 const inst = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
 const conn = await inst.connect();
 const one = async (sql) => (await conn.runAndReadAll(sql)).getRows()[0][0];
 const catalog = Number(await one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'docs_etl' AND table_name = 'read_surface'")) > 0;
 const names = (await conn.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'")).getRows().map((r) => String(r[0]));
-const foreign = (await conn.runAndReadAll("SELECT view_name FROM duckdb_views() WHERE NOT internal AND sql LIKE '%read_parquet(%' AND NOT contains(sql, $p)", { p: "'" + parts + "/" })).getRows().map((r) => String(r[0]));
+// The parts folder as the views' SQL holds it: a string literal by DuckDB's quoting, left open (a file name follows).
+const foreign = (await conn.runAndReadAll("SELECT view_name FROM duckdb_views() WHERE NOT internal AND sql LIKE '%read_parquet(%' AND NOT contains(sql, $p)", { p: quotedString(parts + '/').slice(0, -1) })).getRows().map((r) => String(r[0]));
 let error = null;
 for (const n of names) {
   try { await one('SELECT count(*) FROM ' + quotedIdentifier(n)); } catch (e) { error = n + ': ' + String(e.message).split('\\n')[0]; break; }
