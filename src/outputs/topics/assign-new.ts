@@ -77,7 +77,9 @@ export async function placeNewQuestions(
     out.joined += placed.length;
     // The rest are grouped among themselves: each group is a new topic.
     const rest = rows.map((_, i) => i).filter((i) => !nearest.has(i));
-    const groups = clusterQuestions(rest.map((i) => ({ text: rows[i]!.question, count: rows[i]!.n })), opts);
+    // Their features as computed above (a batch's questions are distinct texts), not again.
+    const featureOf = new Map(rest.map((i) => [rows[i]!.question, feats[i]!]));
+    const groups = clusterQuestions(rest.map((i) => ({ text: rows[i]!.question, count: rows[i]!.n })), opts, undefined, (t) => featureOf.get(t) ?? questionFeatures(t));
     const topics: { id: string; language: string; label: string; medoid: string; distinctive: string[]; terms: { term: string; weight: number }[] }[] = [];
     for (const g of groups.topics) {
       const members = g.members.map((m) => rest[m]!);
