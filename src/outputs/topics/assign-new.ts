@@ -62,8 +62,9 @@ export async function placeNewQuestions(
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
     phases?.mark('place: read batch');
     const feats = rows.map((r) => questionFeatures(r.question));
-    const vecs = await vectors(conn, run, projectId, feats);
-    phases?.mark('place: features and df (batch-df.sql)');
+    phases?.mark('place: question features (JS)');
+    const vecs = await vectors(conn, projectId, feats);
+    phases?.mark('place: df (batch-df.sql)');
     const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
     phases?.mark('place: nearest topic (nearest-topic.sql)');
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
@@ -77,7 +78,9 @@ export async function placeNewQuestions(
     out.joined += placed.length;
     // The rest are grouped among themselves: each group is a new topic.
     const rest = rows.map((_, i) => i).filter((i) => !nearest.has(i));
-    const groups = clusterQuestions(rest.map((i) => ({ text: rows[i]!.question, count: rows[i]!.n })), opts);
+    // Their features as computed above (a batch's questions are distinct texts), not again.
+    const featureOf = new Map(rest.map((i) => [rows[i]!.question, feats[i]!]));
+    const groups = clusterQuestions(rest.map((i) => ({ text: rows[i]!.question, count: rows[i]!.n })), opts, undefined, (t) => featureOf.get(t) ?? questionFeatures(t));
     const topics: { id: string; language: string; label: string; medoid: string; distinctive: string[]; terms: { term: string; weight: number }[] }[] = [];
     for (const g of groups.topics) {
       const members = g.members.map((m) => rest[m]!);
@@ -101,7 +104,7 @@ export async function placeNewQuestions(
 }
 
 /** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
-async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
+async function vectors(conn: DuckDBConnection, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
   await createTempTable(conn, 'batch_terms');
   const app = await conn.createAppender('batch_terms');
   const seen = new Set<string>();
@@ -119,7 +122,9 @@ async function vectors(conn: DuckDBConnection, run: Run, projectId: string, feat
   }
   app.closeSync();
   const df = new Map<string, number>();
-  for (const r of await run(sqlFile('topics/batch-df.sql'), { project: projectId })) df.set(`${String(r.language)}\u0000${String(r.term)}`, Number(r.df));
+  // Read by column: a batch's terms are tens of thousands of rows, an object each would cost more.
+  const [langs, names, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS();
+  for (let k = 0; k < dfs!.length; k++) df.set(`${String(langs![k])}\u0000${String(names![k])}`, Number(dfs![k]));
   return feats.map((f) => {
     const n = df.get(`${f.language}\u0000`) ?? 1;
     const terms = [...f.terms.keys()];

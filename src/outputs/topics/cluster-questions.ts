@@ -18,7 +18,7 @@
 //      topics or those of the project's main language (sameTopicLanguage).
 // Memory: every question's features in two flat typed arrays, centroids cut to CENTROID_TERMS terms.
 import { applyMerge, mergeProfiles } from './merge-topics.js';
-import { questionFeatures, sameTopicLanguage, UNDETERMINED } from './question-features.js';
+import { questionFeatures, sameTopicLanguage, UNDETERMINED, type QuestionFeatures } from './question-features.js';
 import { splitByCohesion } from './split-topics.js';
 
 export interface Question {
@@ -92,8 +92,14 @@ export interface Vector {
   weights: Float64Array;
 }
 
-/** `onProgress` is called every 4096 questions of each pass (the caller samples its memory). */
-export function clusterQuestions(questions: readonly Question[], opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void): Clustering {
+/**
+ * `onProgress` is called every 4096 questions of each pass (the caller samples its memory).
+ * `features`: a question's features (the hourly step passes those it already computed).
+ */
+export function clusterQuestions(
+  questions: readonly Question[], opts: ClusterOptions = DEFAULT_CLUSTER_OPTIONS, onProgress?: () => void,
+  features: (text: string) => QuestionFeatures = questionFeatures,
+): Clustering {
   const n = questions.length;
   const featureIds = new Map<string, number>();
   const isChar: boolean[] = [];
@@ -110,7 +116,7 @@ export function clusterQuestions(questions: readonly Question[], opts: ClusterOp
   let used = 0;
   for (let i = 0; i < n; i++) {
     if ((i & 4095) === 4095) onProgress?.();
-    const f = questionFeatures(questions[i]!.text);
+    const f = features(questions[i]!.text);
     langs[i] = f.language;
     let group = dfByLang.get(f.language);
     if (!group) dfByLang.set(f.language, (group = { n: 0, df: new Map() }));
