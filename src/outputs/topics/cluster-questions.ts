@@ -20,7 +20,6 @@
 import { applyMerge, mergeProfiles } from './merge-topics.js';
 import { questionFeatures, sameTopicLanguage, UNDETERMINED } from './question-features.js';
 import { splitByCohesion } from './split-topics.js';
-import { SYN } from './wordnet-synsets.js';
 
 export interface Question {
   text: string;
@@ -80,7 +79,7 @@ export interface FeatureModel {
 
 /** A feature's IDF in a language: log(1 + questions / df), character trigrams CHAR_WEIGHT of that. */
 export function idfOf(n: number, df: number, term: string): number {
-  return Math.log(1 + n / Math.max(df, 1)) * (term.startsWith('c:') ? CHAR_WEIGHT : term.startsWith('s:') ? SYN.syn : term.startsWith('h:') ? SYN.hyp : 1);
+  return Math.log(1 + n / Math.max(df, 1)) * (term.startsWith('c:') ? CHAR_WEIGHT : 1);
 }
 
 /** A term's weight before normalization: (1 + log tf) × IDF. */

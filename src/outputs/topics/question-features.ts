@@ -21,7 +21,6 @@ import { stopwords as stopIt } from '@orama/stopwords/italian';
 import { stopwords as stopNl } from '@orama/stopwords/dutch';
 import { stopwords as stopPt } from '@orama/stopwords/portuguese';
 import { franc } from 'franc-min';
-import { senseOf, SYN } from './wordnet-synsets.js';
 
 interface Language {
   code: string;
@@ -154,16 +153,10 @@ export function questionFeatures(text: string): QuestionFeatures {
       continue;
     }
     if (stop.has(w)) continue;
-    const sense = SYN.languages.includes(language) ? senseOf(w) : undefined;
-    const st = fold(/^\p{Script=Latin}+$/u.test(w) ? stem(w) : w);
-    const s = SYN.replace && sense?.synset ? `~${sense.synset}` : st;
+    const s = fold(/^\p{Script=Latin}+$/u.test(w) ? stem(w) : w);
     add(`w:${s}`);
     if (!surface.has(`w:${s}`)) surface.set(`w:${s}`, w);
-    if (!SYN.replace && SYN.languages.includes(language)) {
-      if (sense?.synset && SYN.syn > 0) add(`s:${sense.synset}`);
-      if (sense?.hypernym && SYN.hyp > 0) add(`h:${sense.hypernym}`);
-    }
-    const padded = `^${st}$`;
+    const padded = `^${s}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`);
   }
   return { language, terms, surface };
