@@ -4,7 +4,6 @@
 import { LAKE_TABLES } from './lake-tables.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { exportLake, lakeStagingDir } from '../outputs/lake/export-lake.js';
 import type { ExportSummary } from '../outputs/lake/export-summary.js';
 import { openReader } from '../sync/publish/open-reader.js';
 
@@ -12,6 +11,8 @@ export async function exportLakeAfterRun(
   deps: { logger: Logger; clock: Clock; env: NodeJS.ProcessEnv; signal?: AbortSignal },
   cfg: { warehouse: string; readPath: string; lake: string; readGraceMs?: number },
 ): Promise<ExportSummary> {
+  // The lake's writer (Iceberg metadata, avsc) is loaded by a run that has a lake to export to.
+  const { exportLake, lakeStagingDir } = await import('../outputs/lake/export-lake.js');
   const wh = await openReader({ warehouse: cfg.warehouse, readPath: cfg.readPath });
   try {
     return await exportLake(

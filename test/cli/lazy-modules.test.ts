@@ -70,6 +70,9 @@ describe('the CLI loads what a command needs', () => {
     const env = { DOCS_API_KEY: 'k', DOCS_API_BASE_URL: 'http://127.0.0.1:9', DOCS_ETL_BUDGET_DIR: join(tmp.dir, 'budget') };
     const run = loaded(['sync', '--dry-run', '--project', 'p', '--warehouse', join(tmp.dir, 'w.duckdb')], 0, env);
     expect(run).toContain('src/cli/commands/sync-action.js');
+    // A sync with no metrics file, no lake and no TTY loads neither prom-client, the lake's Avro
+    // writer nor the progress line (about 0.16 s of CPU on every scheduled run).
+    expect(run.filter((m) => /^node_modules\/(prom-client|avsc|cli-progress)\//.test(m))).toEqual([]);
   });
 
   // The other commands that open the warehouse or call the API check their flags, config and
