@@ -1,6 +1,7 @@
 // A progress line on a TTY (cli-progress, no bar: the total is unknown until the last page).
 // cli-progress is loaded only for a TTY: a scheduled or piped sync never pays for it.
 import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
 
 export interface ProgressLine {
   update(fields: { project: string; pages: number; turns: number; requests: number; budget: string }): void;
@@ -9,7 +10,7 @@ export interface ProgressLine {
 
 export function createProgressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): ProgressLine {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
-  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     {
       stream: stream as NodeJS.WritableStream,
