@@ -3,8 +3,7 @@
 // Snowball stemmers from @orama (per language), then word stems plus the character trigrams of
 // each stem (typos keep most trigrams).
 //
-// Language: the language whose stop words the question uses most (one hit only if franc scores it
-// close to its best; a tie franc cannot settle, or none: 'und'); a
+// Language: the language whose stop words the question uses most (a tie or none: 'und'); a
 // question in a script without such lists is named by its script ('script:Cyrillic'). Topics
 // never mix two known languages (cluster-questions.ts).
 import { stemmer as stemDe } from '@orama/stemmers/german';
@@ -21,7 +20,7 @@ import { stopwords as stopFr } from '@orama/stopwords/french';
 import { stopwords as stopIt } from '@orama/stopwords/italian';
 import { stopwords as stopNl } from '@orama/stopwords/dutch';
 import { stopwords as stopPt } from '@orama/stopwords/portuguese';
-import { franc, francAll } from 'franc-min';
+import { franc } from 'franc-min';
 
 interface Language {
   code: string;
@@ -91,29 +90,10 @@ export function detectLanguage(ws: readonly string[], text: string): string {
     else if (hits === bestHits && hits > 0) tied.push(l);
   }
   if (tied.length === 0) return byLetters(text);
-  if (tied.length === 1) return bestHits > 1 ? tied[0]!.code : confirmed(tied[0]!, text);
+  if (tied.length === 1) return tied[0]!.code;
   const iso3 = franc(text, { only: tied.map((l) => l.iso3), minLength: 3 });
   return tied.find((l) => l.iso3 === iso3)?.code ?? UNDETERMINED;
 }
-
-/**
- * One stop-word hit is weak evidence ("requests per second limit": "per" is an Italian stop word
- * and common in English text): the language stands only if franc's trigram model over all the
- * languages scores it close to its best; otherwise undetermined (which joins only the main language's topics).
- */
-function confirmed(l: Language, text: string): string {
-  const score = francAll(text, { only: ALL_ISO3, minLength: 3 }).find(([iso3]) => iso3 === l.iso3)?.[1] ?? 0;
-  return score >= WEAK_HIT_MIN_SCORE ? l.code : UNDETERMINED;
-}
-
-/**
- * franc's score (1 = its best language) the single-hit language needs. franc alone is often
- * wrong on short texts (it names French for many short English questions), so the language need
- * not be franc's first, only close to it; chosen on the payments set (docs/topics.md).
- */
-const WEAK_HIT_MIN_SCORE = 0.7;
-
-const ALL_ISO3 = LANGUAGES.map((l) => l.iso3);
 
 /**
  * A question with no stop word ("eigene domain einrichten", "okta sso setup"): a letter only one of
