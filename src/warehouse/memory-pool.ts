@@ -40,13 +40,16 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
   // DuckDB refuses to lower the limit below what it cannot evict (temp tables, a pinned buffer):
   // the smaller pool only saves memory, so the step then runs at the limit it has.
   if (!(await lowered(conn, limit!))) return fn();
+  // Nested (a scan's pool inside a step's): the outer one's limit is the one to put back after.
+  const outer = putBack.get(conn);
   putBack.set(conn, current);
   try {
     return await fn();
   } catch (err) {
     if (!isOutOfMemory(err)) throw err;
   } finally {
-    putBack.delete(conn);
+    if (outer === undefined) putBack.delete(conn);
+    else putBack.set(conn, outer);
     await conn.run('SET memory_limit = $limit', { limit: current });
   }
   // It needed more than the smaller pool: once more, at the limit just put back.
