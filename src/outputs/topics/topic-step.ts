@@ -238,7 +238,8 @@ async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhas
     await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
     await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
     await conn.run(...statement('write-members', { project: projectId }));
-    await runScript(conn, 'write-topics', weekParams);
+    phases.mark('full: write members (write-members.sql)');
+    await runScript(conn, 'write-topics', weekParams, phases);
     await saveTopicState(conn, projectId, now, clustering, descriptions);
   }));
   phases.mark('full: write topics (one transaction)');
