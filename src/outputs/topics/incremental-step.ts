@@ -39,8 +39,8 @@ export async function runScript(
  * the previous topics, members and representations as they were (its turns are placed next run).
  * An hour's changes are small (its new questions, their members and new topics' terms), so the
  * transaction's memory is too. The full re-clustering's tail (up to maxQuestions) is not wrapped:
- * DuckDB keeps a transaction's changes in memory. `each` runs the tail's refresh-topics.sql statements
- * (not the hourly ones: an error aborts the transaction).
+ * DuckDB keeps a transaction's changes in memory. `each` runs the tail's statements (not the hourly
+ * ones: an error aborts the transaction).
  */
 export async function placeNewTurns(
   conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: boolean, phases: StepPhases, each?: StatementRunner,
@@ -55,8 +55,8 @@ async function place(
   conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, phases: StepPhases, each?: StatementRunner,
 ): Promise<IncrementalResult> {
   if (dropDeparted) await runScript(conn, 'drop-departed', p, phases);
-  await runScript(conn, 'new-turns', p, phases);
-  await runScript(conn, 'new-questions', { ...p, cap }, phases);
+  await runScript(conn, 'new-turns', p, phases, each);
+  await runScript(conn, 'new-questions', { ...p, cap }, phases, each);
   const [c] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM gap_newq) AS placed,
     (SELECT count(DISTINCT qhash) FROM gap_new WHERE qhash NOT IN (SELECT qhash FROM gap_topic_questions WHERE project_id = $project)) AS fresh`,
   { project: p.project! })).getRowObjectsJS();
