@@ -13,17 +13,23 @@ FROM gap_m GROUP BY cluster;
 CREATE OR REPLACE TEMP TABLE gap_convs AS
 SELECT cluster, count(*) AS conversations FROM (SELECT DISTINCT cluster, id FROM gap_m) GROUP BY cluster;
 
+-- Pages and sources: each topic's first three by a window (QUALIFY) before the list, not a list of
+-- every page or source per topic (a list aggregate is held whole in memory; refresh-topics.sql too).
 CREATE OR REPLACE TEMP TABLE gap_pages AS
-SELECT cluster, list(page_path ORDER BY n DESC, page_path)[1:3] AS top_pages
-FROM (SELECT cluster, page_path, count(*) AS n FROM gap_m WHERE page_path IS NOT NULL GROUP BY ALL)
+SELECT cluster, list(page_path ORDER BY n DESC, page_path) AS top_pages
+FROM (
+  SELECT cluster, page_path, count(*) AS n FROM gap_m WHERE page_path IS NOT NULL GROUP BY cluster, page_path
+  QUALIFY row_number() OVER (PARTITION BY cluster ORDER BY n DESC, page_path) <= 3
+)
 GROUP BY cluster;
 
 CREATE OR REPLACE TEMP TABLE gap_cited AS
-SELECT cluster, list(url ORDER BY n DESC, url)[1:3] AS cited_sources
+SELECT cluster, list(url ORDER BY n DESC, url) AS cited_sources
 FROM (
   SELECT m.cluster, s.url, count(*) AS n
   FROM gap_m m JOIN sources s ON s.project_id = $project AND s.conversation_id = m.id AND s.occurred_at = m.occurred_at
-  GROUP BY ALL
+  GROUP BY m.cluster, s.url
+  QUALIFY row_number() OVER (PARTITION BY m.cluster ORDER BY n DESC, s.url) <= 3
 )
 GROUP BY cluster;
 

@@ -40,15 +40,48 @@ export async function withMemoryLimit<T>(conn: DuckDBConnection, limit: string |
   // DuckDB refuses to lower the limit below what it cannot evict (temp tables, a pinned buffer):
   // the smaller pool only saves memory, so the step then runs at the limit it has.
   if (!(await lowered(conn, limit!))) return fn();
+  // Nested (a scan's pool inside a step's): the outer one's limit is the one to put back after.
+  const outer = putBack.get(conn);
+  putBack.set(conn, current);
   try {
     return await fn();
   } catch (err) {
     if (!isOutOfMemory(err)) throw err;
   } finally {
+    if (outer === undefined) putBack.delete(conn);
+    else putBack.set(conn, outer);
     await conn.run('SET memory_limit = $limit', { limit: current });
   }
   // It needed more than the smaller pool: once more, at the limit just put back.
   return fn();
+}
+
+/** The limit withMemoryLimit puts back, per connection, while its `fn` runs under the smaller pool. */
+const putBack = new WeakMap<DuckDBConnection, string>();
+
+/**
+ * Runs `part`, one statement or phase of a step that runs under withMemoryLimit's smaller pool: one
+ * that runs out of memory there runs once more at the limit withMemoryLimit puts back, then the
+ * pool is lowered again, so only that part (not the whole step) runs twice. `onRetry` is told
+ * before the second run. Outside withMemoryLimit (or at the whole limit already) `part` runs as
+ * is. Contract: `part` is safe to run twice and is not inside a transaction (DuckDB aborts the
+ * transaction on the error), or is one whole transaction that rolled back.
+ */
+export async function retryAtWholeLimit<T>(conn: DuckDBConnection, part: () => Promise<T>, onRetry: (err: unknown) => void): Promise<T> {
+  const whole = putBack.get(conn);
+  try {
+    return await part();
+  } catch (err) {
+    if (whole === undefined || !isOutOfMemory(err)) throw err;
+    onRetry(err);
+  }
+  const pool = String((await conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]!.m);
+  await conn.run('SET memory_limit = $limit', { limit: whole });
+  try {
+    return await part();
+  } finally {
+    await lowered(conn, pool);
+  }
 }
 
 /** Lowers memory_limit; false when DuckDB cannot free enough for it (the limit is then unchanged). */

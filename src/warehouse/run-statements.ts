@@ -10,21 +10,29 @@ import { FatalError } from '../core/errors.js';
 
 export type BoundValues = Readonly<Record<string, DuckDBValue>>;
 
+/** What a caller adds around each statement (k: its 1-based number). */
+export interface StatementHooks {
+  /** Runs the k-th statement: e.g. again at a larger memory limit when it ran out (the topic step's tail). */
+  each?: (k: number, run: () => Promise<void>) => Promise<void>;
+  /** Called when the k-th statement has run: a caller timing each statement (the topic step's phases) marks there. */
+  afterEach?: (k: number) => void;
+}
+
 /**
  * Runs every statement of `sql` in order, each with the values of `values` it names (others are
  * not bound: a statement that names none runs as is). A `$name` with no value in `values` is a
- * FatalError naming it, before that statement runs. `afterEach(k)`, when given, is called when the
- * k-th statement (1-based) has run: a caller timing each statement (the topic step's phases) marks there.
+ * FatalError naming it, before that statement runs.
  */
-export async function runStatements(
-  conn: DuckDBConnection, sql: string, values: BoundValues = {}, afterEach?: (k: number) => void,
-): Promise<void> {
+export async function runStatements(conn: DuckDBConnection, sql: string, values: BoundValues = {}, hooks: StatementHooks = {}): Promise<void> {
   const statements = await conn.extractStatements(sql);
+  const each = hooks.each ?? ((_k, run) => run());
   for (let i = 0; i < statements.count; i++) {
-    const prepared = await statements.prepare(i);
-    prepared.bind(valuesNamedBy(prepared, values));
-    await prepared.run();
-    afterEach?.(i + 1);
+    await each(i + 1, async () => {
+      const prepared = await statements.prepare(i);
+      prepared.bind(valuesNamedBy(prepared, values));
+      await prepared.run();
+    });
+    hooks.afterEach?.(i + 1);
   }
 }
 

@@ -46,16 +46,17 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
     try {
       // The period's turns: nearly all distinct, or drawn from --topic-distinct questions (0: unset).
       await child(['gen', dir, String(turns), String(args.seed), String(start), '0', String(args.topicDistinct ?? 0)]);
-      const full = await child(['step', dir, String(start)]) as { first: Step; again: { durationMs: number }; hwmKb: number };
-      const hours: { step: Step; hwmKb: number }[] = [];
+      const full = await child(['step', dir, String(start)]) as { first: Step; runs: number; retried: string[]; again: { durationMs: number }; hwmKb: number };
+      const hours: { step: Step; runs: number; retried: string[]; hwmKb: number }[] = [];
       for (let h = 1; h <= HOURS; h++) {
         const now = start + h * HOUR_MS;
         await child(['gen', dir, String(HOURLY_TURNS), String(args.seed + h), String(now), String(HOUR_MS)]);
-        hours.push(await child(['hour', dir, String(now)]) as { step: Step; hwmKb: number });
+        hours.push(await child(['hour', dir, String(now)]) as { step: Step; runs: number; retried: string[]; hwmKb: number });
       }
       results.push({
-        turns, distinct: args.topicDistinct ?? null, full: { ...full.first, peakRssMb: full.hwmKb / 1024, unchangedMs: full.again.durationMs },
-        hourly: hours.map((x) => ({ ...x.step, peakRssMb: x.hwmKb / 1024 })),
+        turns, distinct: args.topicDistinct ?? null,
+        full: { ...full.first, runs: full.runs, retried: full.retried, peakRssMb: full.hwmKb / 1024, unchangedMs: full.again.durationMs },
+        hourly: hours.map((x) => ({ ...x.step, runs: x.runs, retried: x.retried, peakRssMb: x.hwmKb / 1024 })),
         hourlyMedianSeconds: median(hours.map((x) => x.step.durationMs)) / 1000, hourlyMaxPeakRssMb: Math.max(...hours.map((x) => x.hwmKb / 1024)),
       });
     } finally {
@@ -71,6 +72,12 @@ export async function topicsBench(args: BenchArgs): Promise<void> {
     process.stdout.write(`${line([fmt(r.turns), 'full', fmt(r.full.questions), fmt(r.full.questionsSkipped), fmt(r.full.topics), (r.full.durationMs / 1000).toFixed(1), r.full.peakRssMb.toFixed(0)])}\n`);
     for (const h of r.hourly) {
       process.stdout.write(`${line([`+${fmt(HOURLY_TURNS)}`, h.mode, fmt(h.questions), fmt(h.questionsSkipped), fmt(h.topics), (h.durationMs / 1000).toFixed(2), h.peakRssMb.toFixed(0)])}\n`);
+    }
+  }
+  // Whether a step ran twice (the whole step again at the whole limit), and which parts ran again alone.
+  for (const r of results) {
+    for (const [name, s] of [['full', r.full], ...r.hourly.map((h, k) => [`hourly ${k + 1}`, h] as const)] as const) {
+      process.stdout.write(`${fmt(r.turns)} turns, ${name}: step ran ${s.runs === 1 ? 'once' : `${s.runs} times`}; run again at the whole limit: ${s.retried.join(', ') || 'nothing'}\n`);
     }
   }
   // Where each step's time and memory went (step-phases.ts): phase, wall seconds, CPU seconds (the

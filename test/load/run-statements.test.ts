@@ -59,7 +59,7 @@ describe('runStatements', () => {
 
   it('calls afterEach with each statement\'s number, in order, once per statement (the topic step times each)', async () => {
     const marks: number[] = [];
-    await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null }, (k) => marks.push(k));
+    await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null }, { afterEach: (k) => marks.push(k) });
     expect(marks).toEqual([1, 2, 3]);
   });
 

@@ -18,9 +18,17 @@ export interface IncrementalResult {
   newTopics: number;
 }
 
+/** Runs one statement (`name`: `file#k`), e.g. again at a larger memory limit when it ran out (topic-step.ts). */
+export type StatementRunner = (name: string, run: () => Promise<void>) => Promise<void>;
+
 /** Each statement of a sql/topics file with the parameters it names (runStatements); `phases`: each timed as `file#k`. */
-export async function runScript(conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>, phases?: StepPhases): Promise<void> {
-  await runStatements(conn, sqlFile(`topics/${file}.sql`), params, phases && ((k) => phases.mark(`${file}#${k}`)));
+export async function runScript(
+  conn: DuckDBConnection, file: string, params: Record<string, DuckDBValue>, phases?: StepPhases, each?: StatementRunner,
+): Promise<void> {
+  await runStatements(conn, sqlFile(`topics/${file}.sql`), params, {
+    each: each && ((k, run) => each(`${file}#${k}`, run)),
+    afterEach: phases && ((k) => phases.mark(`${file}#${k}`)),
+  });
 }
 
 /**
@@ -30,30 +38,31 @@ export async function runScript(conn: DuckDBConnection, file: string, params: Re
  * the previous topics, members and representations as they were (its turns are placed next run).
  * An hour's changes are small (its new questions, their members and new topics' terms), so the
  * transaction's memory is too. The full re-clustering's tail (up to maxQuestions) is not wrapped:
- * DuckDB keeps a transaction's changes in memory.
+ * DuckDB keeps a transaction's changes in memory. `each` runs the tail's statements (not the hourly
+ * ones: an error aborts the transaction).
  */
 export async function placeNewTurns(
-  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: boolean, phases: StepPhases,
+  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: boolean, phases: StepPhases, each?: StatementRunner,
 ): Promise<IncrementalResult> {
-  if (!hourly) return place(conn, p, now, cap, false, phases);
+  if (!hourly) return place(conn, p, now, cap, false, phases, each);
   const r = await inTransaction(conn, () => place(conn, p, now, cap, true, phases));
   phases.mark('commit');
   return r;
 }
 
 async function place(
-  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, phases: StepPhases,
+  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, dropDeparted: boolean, phases: StepPhases, each?: StatementRunner,
 ): Promise<IncrementalResult> {
   if (dropDeparted) await runScript(conn, 'drop-departed', p, phases);
-  await runScript(conn, 'new-turns', p, phases);
-  await runScript(conn, 'new-questions', { ...p, cap }, phases);
+  await runScript(conn, 'new-turns', p, phases, each);
+  await runScript(conn, 'new-questions', { ...p, cap }, phases, each);
   const [c] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM gap_newq) AS placed,
     (SELECT count(DISTINCT qhash) FROM gap_new WHERE qhash NOT IN (SELECT qhash FROM gap_topic_questions WHERE project_id = $project)) AS fresh`,
   { project: p.project! })).getRowObjectsJS();
   const total = Number(c!.placed);
   phases.mark('count new questions');
   const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, phases);
-  await runScript(conn, 'refresh-topics', p, phases);
+  await runScript(conn, 'refresh-topics', p, phases, each);
   await dropTempTables(conn, PLACEMENT_TABLES);
   phases.mark('drop temp tables');
   return { questions: placed.questions, questionsSkipped: Number(c!.fresh) - total, newTopics: placed.newTopics };

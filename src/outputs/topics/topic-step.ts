@@ -19,8 +19,10 @@ import type { Logger } from '../../core/logger.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { inTransaction } from '../../warehouse/warehouse.js';
 import { withScanMemory } from '../../warehouse/scan-memory.js';
+import { retryAtWholeLimit } from '../../warehouse/memory-pool.js';
+import { messageOf } from '../../core/errors.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, type Question } from './cluster-questions.js';
-import { placeNewTurns, runScript } from './incremental-step.js';
+import { placeNewTurns, runScript, type StatementRunner } from './incremental-step.js';
 import { describeTopics, distinctiveTerms } from './topic-representation.js';
 import { saveTopicState } from './topic-state.js';
 import type { TopicSettings } from './topic-settings.js';
@@ -133,13 +135,17 @@ export async function runTopicStep(
       phases.mark('topic count');
       return await record({ ...base, status: 'computed', mode: 'incremental', turns, questions: r.questions, questionsSkipped: r.questionsSkipped, topics });
     }
+    // A statement of the full step that needs more than the step pool runs again alone at the whole
+    // limit (memory-pool.ts), logged once each: not the whole step again.
+    const each: StatementRunner = (name, run) => retryAtWholeLimit(conn, run, (err) => deps.logger.info(
+      { projectId, statement: name, err: messageOf(err).split('\n')[0] }, 'gap topics: a statement ran out of the step pool; it runs again at the whole memory limit'));
     await conn.run(...statement('gap-turns', p));
     const counts = (await all(conn, 'question-count', {}))[0]!;
     phases.mark('full: gap turns, question count');
     // The in-memory part in its own function: its questions and clustering are garbage before the tail.
-    const held = await clusterHeld(conn, { projectId, p, weekParams, now, force, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP) }, phases, sample);
+    const held = await clusterHeld(conn, { projectId, p, weekParams, now, force, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP), each }, phases, sample);
     // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
-    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - held.questions), false, phases);
+    const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - held.questions), false, phases, each);
     const topics = await topicCount();
     phases.mark('topic count');
     return await record({
@@ -160,6 +166,8 @@ interface HeldStep {
   force: boolean;
   /** Distinct questions held in memory (the most asked). */
   cap: number;
+  /** Runs the write transaction (again at the whole limit when it runs out of the step pool). */
+  each: StatementRunner;
 }
 
 /**
@@ -168,7 +176,7 @@ interface HeldStep {
  * how many topics kept their id.
  */
 async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhases, sample: () => void): Promise<{ questions: number; kept: number }> {
-  const { projectId, p, weekParams, now, force, cap } = s;
+  const { projectId, p, weekParams, now, force, cap, each } = s;
   // Read as columns, not one object per question: up to maxQuestions of them.
   const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap }))).getColumnsObjectJS();
   phases.mark('full: read questions');
@@ -225,13 +233,15 @@ async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhas
   idApp.closeSync();
   phases.mark('full: stable ids (overlap.sql)');
 
-  await inTransaction(conn, async () => {
+  // One transaction (rolled back whole on an error, so it can run again).
+  await each('write topics', () => inTransaction(conn, async () => {
     await conn.run('DELETE FROM gap_topic_members WHERE project_id = $project', { project: projectId });
     await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
     await conn.run(...statement('write-members', { project: projectId }));
-    await runScript(conn, 'write-topics', weekParams);
+    phases.mark('full: write members (write-members.sql)');
+    await runScript(conn, 'write-topics', weekParams, phases);
     await saveTopicState(conn, projectId, now, clustering, descriptions);
-  });
+  }));
   phases.mark('full: write topics (one transaction)');
   return { questions: questions.length, kept: ids.kept };
 }
