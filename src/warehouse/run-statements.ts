@@ -29,8 +29,14 @@ export async function runStatements(conn: DuckDBConnection, sql: string, values:
   for (let i = 0; i < statements.count; i++) {
     await each(i + 1, async () => {
       const prepared = await statements.prepare(i);
-      prepared.bind(valuesNamedBy(prepared, values));
-      await prepared.run();
+      // Destroyed at once, not when collected: until then DuckDB keeps what the statement's last run
+      // built (a MERGE's hash table, 8 MiB and more), and a run of many merges ran out of memory.
+      try {
+        prepared.bind(valuesNamedBy(prepared, values));
+        await prepared.run();
+      } finally {
+        prepared.destroySync();
+      }
     });
     hooks.afterEach?.(i + 1);
   }

@@ -20,6 +20,7 @@ import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type SandboxOptions } from '../../src/tools/sandbox/index.js';
 import { builtOncePerRun } from './built-once.js';
 import { FakeClock } from './fake-clock.js';
+import { runFailures } from './run-failures.js';
 
 export interface PresyncedSpec {
   /** The API key of the sandbox and the syncs. */
@@ -71,7 +72,7 @@ async function build(spec: PresyncedSpec, dir: string): Promise<void> {
     })), { rate: { limit: 100_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(dir, 'budget'), pipelines: PIPELINES.map((p) => p.name) });
     for (let i = 0; i < spec.syncs; i++) {
       const r = await runSync({ clock, logger: silentLogger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
-      if (r.exitCode !== 0) throw new Error(`the fixture's sync ${i + 1} exited ${r.exitCode}`);
+      if (r.exitCode !== 0) throw new Error(`the fixture's sync ${i + 1} exited ${r.exitCode}: ${runFailures(r.runs)}`);
     }
     if (spec.staticExportDomain) {
       await runStaticExport(

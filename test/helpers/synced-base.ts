@@ -14,6 +14,7 @@ import { defaultReadPath } from '../../src/sync/publish/snapshot.js';
 import { SURFACE_LAKE_TABLES } from '../../src/sync/run/surface-lake-tables.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { runFailures } from './run-failures.js';
 
 export interface BaseSpec {
   /** The sandbox's URL and key. */
@@ -37,7 +38,7 @@ export async function syncBase(spec: BaseSpec, dir: string): Promise<string> {
     readSurface: 'copy',
   });
   const r = await runSync({ clock: { now: () => new Date(), sleep: async () => {} }, logger: silentLogger, retry: { attempts: 5, baseMs: 1, maxMs: 5 } }, cfg, PIPELINES);
-  if (r.exitCode !== 0) throw new Error(`the base sync exited ${r.exitCode}: ${JSON.stringify(r.runs)}`);
+  if (r.exitCode !== 0) throw new Error(`the base sync exited ${r.exitCode}: ${runFailures(r.runs)}`);
   return warehouse;
 }
 

@@ -19,6 +19,7 @@ import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { builtOncePerRun } from './built-once.js';
 import { publishForReaders } from './publish.js';
+import { runFailures } from './run-failures.js';
 
 export interface WallClockSpec {
   /** The API key of the sandbox and the sync. */
@@ -51,8 +52,9 @@ async function build(spec: WallClockSpec, warehouse: string): Promise<void> {
         { rate: { limit: 10_000, windowMs: 3_600_000 }, maxWaitMs: 60_000, budgetDir: join(warehouse, '..', 'budget') }),
       PIPELINES,
     );
-    if (r.exitCode !== 0) throw new Error(`fixture sync failed: ${JSON.stringify(r.runs)}`);
+    if (r.exitCode !== 0) throw new Error(`fixture sync failed (exit ${r.exitCode}): ${runFailures(r.runs)}`);
   } finally {
     await sb.close();
   }
 }
+

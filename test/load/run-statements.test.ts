@@ -118,3 +118,30 @@ describe('identifiers quoted by the library', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('runStatements, many runs', () => {
+  it('keeps nothing of a run once it returns: a merge file run once per page leaves no hash table behind', async () => {
+    // A sync whose pages each merge alone (a slow API) runs its pipeline's merge.sql once per page:
+    // the statements' hash tables (4 MiB and more each) were kept until garbage collection, and a
+    // run of a dozen pages ran out of the default 128MB.
+    await conn.run('CREATE TABLE target (project_id VARCHAR, id VARCHAR, v VARCHAR, h VARCHAR)');
+    const hashTables = async () => Number((await rows("SELECT coalesce(sum(memory_usage_bytes) FILTER (WHERE tag = 'HASH_TABLE'), 0) AS b FROM duckdb_memory()"))[0]!.b);
+    // The shape of sql/pipelines/feedback/merge.sql: match, MERGE with a conditional update, stats.
+    const mergeFile = `CREATE OR REPLACE TEMP TABLE merge_match AS SELECT s.project_id, s.id, f.id IS NOT NULL AS stored FROM stage s
+      LEFT JOIN (SELECT project_id, id, h FROM target WHERE project_id IN (SELECT DISTINCT project_id FROM stage)) f
+        ON f.project_id = s.project_id AND f.id = s.id;
+      MERGE INTO target f USING stage s ON f.project_id = s.project_id AND f.id = s.id
+      WHEN MATCHED AND f.h IS DISTINCT FROM s.h THEN UPDATE SET v = s.v, h = s.h
+      WHEN MATCHED THEN UPDATE SET v = s.v || $now
+      WHEN NOT MATCHED THEN INSERT (project_id, id, v, h) VALUES (s.project_id, s.id, s.v, s.h);
+      CREATE OR REPLACE TEMP TABLE merge_stats AS SELECT count(*) AS n FROM merge_match;`;
+    for (let page = 0; page < 6; page++) {
+      await conn.run('BEGIN');
+      await conn.run(`CREATE OR REPLACE TEMP TABLE stage AS SELECT 'demo' AS project_id, 'id' || (range + $first) AS id, 'v' AS v, md5(range::VARCHAR) AS h FROM range(100)`, { first: page * 100 });
+      await runStatements(conn, mergeFile, { now: ' (seen again)' });
+      await conn.run('COMMIT');
+      expect(await hashTables(), `after page ${page + 1}`).toBe(0);
+    }
+    expect(await rows('SELECT count(*) AS n FROM target')).toEqual([{ n: 600n }]);
+  });
+});

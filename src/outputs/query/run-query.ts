@@ -37,11 +37,13 @@ export async function runReadOnly(conn: DuckDBConnection, sql: string, open: (co
   // Every statement is checked before the first runs; each is prepared again just before it runs,
   // so it binds after the statements before it (`SET VARIABLE x = 41; SELECT getvariable('x')`).
   // (An extracted statement is prepared once: the run extracts them again.)
-  for (let i = 0; i < statements.count; i++) await prepareReadOnly(statements, i);
+  // Prepared statements are destroyed as soon as they have served (DuckDB keeps what a statement
+  // holds until then), as @duckdb/node-api's own `stream()` does.
+  for (let i = 0; i < statements.count; i++) (await prepareReadOnly(statements, i)).destroySync();
   const again = await sqlError(() => conn.extractStatements(sql));
   for (let i = 0; i < again.count; i++) {
     const p = await prepareReadOnly(again, i);
-    const r = await sqlError(() => p.stream());
+    const r = await sqlError(() => p.stream()).finally(() => p.destroySync());
     const columns = r.columnNames();
     if (!columns.length) {
       while (await r.fetchChunk());
@@ -68,6 +70,7 @@ async function prepareReadOnly(statements: DuckDBExtractedStatements, i: number)
     throw err;
   }));
   if (!READ_ONLY.has(p.statementType)) {
+    p.destroySync();
     throw new UsageError(`query runs read-only SQL: a ${StatementType[p.statementType] ?? 'writing'} statement is refused (the warehouse is written only by docs-etl sync)`);
   }
   return p;
