@@ -59,7 +59,7 @@ describe('rule 1: every wait is bounded', () => {
     expect(s.seen).toHaveLength(2);
     const gap = s.seen[1]!.at - s.seen[0]!.at;
     expect(gap).toBeGreaterThanOrEqual(1_000);
-    expect(gap).toBeLessThan(3_000);
+    expect(gap).toBeLessThan(10_000); // a second, not a long wait (the margin is for a loaded CI)
   });
 
   it('static-export: a 429 asking for 31 years gives up at once (past --timeout) with one line; one job start, not a burst', async () => {

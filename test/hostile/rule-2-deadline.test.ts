@@ -46,7 +46,9 @@ describe('rule 2: every request has a total deadline', () => {
     expect(r.code, r.stderr).toBe(1);
     expectOneCleanLine(r, /^docs-etl: error: demo: no complete response within the request deadline of 2s \(connect, headers and body\)$/);
     expect(s.seen).toHaveLength(2); // not retried
-    expect(r.endedAt - s.seen[1]!.at).toBeLessThanOrEqual(2 * 2_000);
+    // Ended by the 2 s deadline, not by the trickle (a byte every 20 s keeps a body without one
+    // going for ever): the rest is the run's close (publish, checkpoint), seconds on a loaded CI.
+    expect(r.endedAt - s.seen[1]!.at).toBeLessThan(15_000);
     expectBoundedMemory(r);
     expect(await turnsIn(warehouse)).toBe(50);
     const runs = await query(warehouse, 'SELECT status, error FROM sync_runs');
@@ -83,7 +85,8 @@ describe('rule 2: every request has a total deadline', () => {
       process.kill(pid, 'SIGTERM');
     });
     expect(r2.code).toBe(130);
-    expect(r2.endedAt - secondAt).toBeLessThan(2_000);
+    // At once: without it the run would wait out the request's 60 s deadline (10 s: a loaded CI).
+    expect(r2.endedAt - secondAt).toBeLessThan(10_000);
     expect(plainLines(r2.stderr).at(-1)).toBe('docs-etl: second SIGTERM, exiting now');
   });
 
@@ -96,7 +99,8 @@ describe('rule 2: every request has a total deadline', () => {
       '--poll-interval', '10ms', '--request-timeout', '1s'], { DOCS_API_BASE_URL: s.url, DOCS_API_KEY: KEY }, join(dir, 'peak'));
     expect(r.code, r.stderr).toBe(1);
     expectOneCleanLine(r, /^docs-etl: error: GET \/v1\/static-export\/jobs\/se_0123456789abcdef: no complete response within the request deadline of 1s .*; resume with: docs-etl static-export --job se_0123456789abcdef$/);
-    expect(r.endedAt - s.seen[1]!.at).toBeLessThanOrEqual(2 * 1_000);
+    // By the 1 s deadline, not the trickle's next byte (20 s); the margin is for a loaded CI.
+    expect(r.endedAt - s.seen[1]!.at).toBeLessThan(10_000);
     expect(s.seen.filter((x) => x.method === 'GET')).toHaveLength(1);
     expectBoundedMemory(r);
     expectKeyAbsent(KEY, r, [dir]);
