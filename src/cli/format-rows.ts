@@ -2,6 +2,7 @@
 import stringWidth from 'string-width';
 import type { QueryResult, ResultSink } from '../outputs/query/run-query.js';
 import { queryJsonConverter } from '../outputs/query/json-values.js';
+import { writeDrained } from './closed-output.js';
 
 export type RowFormat = 'table' | 'csv' | 'json';
 
@@ -70,7 +71,7 @@ export const TABLE_MAX_ROWS = 10_000;
  * TABLE_MAX_ROWS of them, then a line counting the others).
  */
 export function rowSink(format: RowFormat, columns: string[], width: number, out: NodeJS.WritableStream): ResultSink {
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
+  const write = (s: string) => writeDrained(out, s);
   if (format === 'csv') {
     // The header first, whatever the chunks: a column named with a line break is one quoted field.
     let header = false;

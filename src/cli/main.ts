@@ -11,6 +11,7 @@ import type { CliContext } from './context.js';
 import { commandsFor } from './commands/index.js';
 import { acceptConfigFile, logLevelOf, showDurationDefaults } from './grammar.js';
 import { unsupportedNode } from '../tools/doctor/node-support.js';
+import { OutputClosed } from './closed-output.js';
 
 export interface MainOptions {
   stdout?: CliContext['stdout'];
@@ -84,6 +85,8 @@ function report(err: unknown, stderr: NodeJS.WritableStream, secrets: string[]):
     stderr.write(`docs-etl: ${err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
     return EXIT.usage;
   }
+  // The reader of stdout went away (`| head`): it has what it wanted; quiet, exit 0 (closed-output.ts).
+  if (err instanceof OutputClosed) return EXIT.ok;
   const code = exitCodeFor(err);
   const prefix = err instanceof UsageError ? 'docs-etl: ' : 'docs-etl: error: ';
   // One line, whatever the error quotes (a server's text, a path): no key, no escape sequences.

@@ -10,6 +10,7 @@ import { readPathFor } from '../../sync/publish/snapshot.js';
 import { openQueryReader, parseQueryMemory, QUERY_MEMORY_LIMIT, QUERY_THREADS, QUERY_TIMEOUT_MS } from '../../outputs/query/query-reader.js';
 import { runReadOnly } from '../../outputs/query/run-query.js';
 import { rowSink, type RowFormat } from '../format-rows.js';
+import { OutputClosed } from '../closed-output.js';
 import { intArg, timerDurationArg } from '../options.js';
 import type { CommandFactory } from './index.js';
 
@@ -81,6 +82,7 @@ Exit codes: 0 done, 1 the snapshot cannot be opened or the query was stopped (si
         const format = flags.format ?? (ctx.stdout.isTTY ? 'table' : 'csv');
         const width = (ctx.stdout as { columns?: number }).columns ?? 120;
         await runReadOnly(reader.conn, sql, (columns) => rowSink(format, columns, width, ctx.stdout)).catch((err: unknown) => {
+          if (err instanceof OutputClosed) throw err;
           if (stopped) throw new FatalError(`query ${stopped}`);
           if (/configuration has been locked/.test(messageOf(err))) {
             throw new UsageError(`${messageOf(err)}: query's settings are fixed; use --time-zone, --threads or --memory-limit`);

@@ -25,7 +25,23 @@ const shellWord = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 /** A Spark identifier in backquotes (a backquote inside doubled). */
 const sparkId = (name: string) => `\`${name.replaceAll('`', '``')}\``;
 
+/**
+ * Names printed bare (Snowflake and BigQuery identifiers, Athena's --database-name shell word) are
+ * plain names only. Snowflake's are left unquoted on purpose: unquoted, `docs.conversations`
+ * folds to DOCS.CONVERSATIONS, the name users type unquoted; quoted, it would be a lower-case name
+ * every query must then quote. The schema is checked by `--schema`, the tables are the declared
+ * lake tables; this guard keeps any other caller from printing a name that would end a statement,
+ * a quote or a shell word early.
+ */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function checkPlainNames(refs: readonly TableRef[], schema: string): void {
+  for (const name of [schema, ...refs.map((r) => r.table)]) {
+    if (!PLAIN_NAME.test(name)) throw new Error(`lake ddl: ${JSON.stringify(name)} is not a plain name (letters, digits, _)`);
+  }
+}
+
 export function ddl(engine: Engine, refs: readonly TableRef[], schema: string): string {
+  checkPlainNames(refs, schema);
   const lines: string[] = [];
   const id = quotedIdentifier;
   switch (engine) {
