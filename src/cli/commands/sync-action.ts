@@ -16,7 +16,9 @@ import { formatNotRead, formatRunLine } from '../format.js';
 import { serverText } from '../../core/server-text.js';
 import { secretsOf } from '../../core/secrets.js';
 import { DEFAULT_CRON } from '../../cron/default-cron.js';
-import { backfillStatus, basisLines } from '../../outputs/status/backfill-basis.js';
+import { backfillStatus, backfillStatusOn, basisLines } from '../../outputs/status/backfill-basis.js';
+import type { Status } from '../../outputs/status/collect-status.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { OpsFlags, OpsSettings } from '../../config/ops-config.js';
 import { checkMetricsFile } from '../../outputs/metrics/metrics-file.js';
 import { createOpsHooks } from '../../outputs/alerts/ops-hooks.js';
@@ -35,9 +37,15 @@ export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number
   cfg.warnings = [];
   const progress = createProgressLine(ctx.stderr);
   const started = systemClock.now().getTime();
+  // The backfill status (the slow-backfill warning below), read on the run's own connection.
+  let backfill: Promise<Status | null> = Promise.resolve(null);
+  const afterPublish = async (conn: DuckDBConnection) => {
+    backfill = backfillStatusOn(conn, cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
+    await backfill;
+  };
   const result = await runSync(
     {
-      clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun, ...hooks.syncDeps,
+      clock: systemClock, logger: ctx.logger, signal: ctx.signal, dryRun: flags.dryRun, ...hooks.syncDeps, afterPublish,
       onPage: (s, budget) => {
         const u = budget.usage();
         progress.update({ project: s.projectId, pages: s.pages, turns: s.upserted, requests: s.requests, budget: `${u.limit - u.used}/${u.limit}` });
@@ -83,7 +91,7 @@ export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number
   }
   // A first backfill that takes more than a few days says so, with how to go faster (issue 34).
   if (exitCode !== 1) {
-    const st = await backfillStatus(cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
+    const st = await backfill;
     for (const b of st?.backfill ?? []) if (b.warning) ctx.stderr.write(`docs-etl: warning: ${b.warning}\n`);
   }
   await hooks.afterRun();

@@ -2,6 +2,7 @@
 // `sync --dry-run` shows as the estimate's basis: turns a day seen, requests a week of history
 // expected, the budget a run gives to backfill (issue 34, item 2). From the warehouse, read-only.
 import { existsSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Clock } from '../../core/clock.js';
 import type { SyncConfig } from '../../config/sync-config.js';
 import { openWarehouse } from '../../warehouse/warehouse.js';
@@ -12,14 +13,22 @@ export async function backfillStatus(cfg: SyncConfig, env: NodeJS.ProcessEnv, cl
   if (!existsSync(cfg.warehouse)) return null;
   const wh = await openWarehouse(cfg.warehouse, { readOnly: true });
   try {
-    return await collectStatus({
-      conn: wh.conn, clock, warehouse: cfg.warehouse, readPath: cfg.readPath, lake: null, budgetDir: cfg.budgetDir,
-      legacyBudgetDir: cfg.legacyBudgetDir, budgetUrl: cfg.budgetUrl, rate: cfg.rate, maxWaitMs: cfg.maxWaitMs,
-      scheduleCadenceS: cronCadenceS(env.DOCS_ETL_CRON ?? defaultCron),
-    });
+    return await backfillStatusOn(wh.conn, cfg, env, clock, defaultCron);
   } finally {
     wh.close();
   }
+}
+
+/**
+ * The same from an open connection to the warehouse: a sync reads it on its writer's connection
+ * once the run is published (SyncDeps.afterPublish) instead of opening the warehouse a second time.
+ */
+export function backfillStatusOn(conn: DuckDBConnection, cfg: SyncConfig, env: NodeJS.ProcessEnv, clock: Clock, defaultCron: string): Promise<Status> {
+  return collectStatus({
+    conn, clock, warehouse: cfg.warehouse, readPath: cfg.readPath, lake: null, budgetDir: cfg.budgetDir,
+    legacyBudgetDir: cfg.legacyBudgetDir, budgetUrl: cfg.budgetUrl, rate: cfg.rate, maxWaitMs: cfg.maxWaitMs,
+    scheduleCadenceS: cronCadenceS(env.DOCS_ETL_CRON ?? defaultCron),
+  });
 }
 
 /** The estimate's basis, one line per organization with backfill left (dry run). */

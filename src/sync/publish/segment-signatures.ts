@@ -69,6 +69,21 @@ export async function readPartitionSignatures(
   }));
 }
 
+/**
+ * Every day of each of `tables`, in one statement (a UNION ALL of each table's query, tagged by its
+ * place in the list): a statement per table cost a round of planning and scheduling each, most of
+ * the signing of a publish that recomputes every day of small tables.
+ */
+export async function readAllPartitionSignatures(conn: DuckDBConnection, tables: readonly SurfaceTable[]): Promise<PartitionSignature[]> {
+  if (!tables.length) return [];
+  const body = (t: SurfaceTable) => daySignatureSql(t).replace(/^--.*\n/gm, '').replace(/;\s*$/, '');
+  const sql = tables.map((t, i) => `SELECT ${i}::INTEGER AS i, * FROM (${body(t)})`).join('\nUNION ALL\n');
+  const rows = (await conn.runAndReadAll(sql, { from: null, to: null })).getRowObjectsJS();
+  return rows.map((r) => ({
+    table: tables[Number(r.i)]!.name, projectId: String(r.project_id), date: String(r.day), signature: String(r.signature), rows: Number(r.rows),
+  }));
+}
+
 export const partitionId = (p: { table: string; projectId: string; date: string }): string => `${p.table}\u0000${p.projectId}\u0000${p.date}`;
 
 /** Write a segment that is new, changed, or whose file is missing or of another size; remove what is gone. */

@@ -14,7 +14,7 @@
 // such difference lasts at most until then.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quotedIdentifier } from '../../core/sql-quoting.js';
-import { dayExpr, readPartitionSignatures, type PartitionSignature } from './segment-signatures.js';
+import { dayExpr, readAllPartitionSignatures, readPartitionSignatures, type PartitionSignature } from './segment-signatures.js';
 import { sqlFile } from '../../warehouse/sql-files.js';
 import { segmentRange } from './surface-plan.js';
 import type { SurfaceTable } from './surface-tables.js';
@@ -62,17 +62,23 @@ async function daySignatures(
     modes.set(t.name, kept === null ? 'all' : r.touched ?? 'none');
   }
   const days: PartitionSignature[] = [];
+  // An incremental publish signs the small tables it signs whole (no stamp) together, in one
+  // statement (readAllPartitionSignatures); a full one (every table, the history) one at a time,
+  // so that no two large scans share the memory limit.
+  const whole: SurfaceTable[] = [];
   for (const t of tables) {
     const mode = prev ? modes.get(t.name) ?? (t.stampedBy !== undefined && prev.days.some((d) => d.table === t.name) ? modes.get(t.stampedBy) : undefined) ?? 'all' : 'all';
     modes.set(t.name, mode);
     const before = prev?.days.filter((d) => d.table === t.name) ?? [];
     if (mode === 'none') days.push(...before);
+    else if (mode === 'all' && prev) whole.push(t);
     else if (mode === 'all') days.push(...await readPartitionSignatures(conn, t));
     else {
       const range = { from: segmentRange(mode.fromDay).from, to: segmentRange(mode.toDay).to };
       days.push(...before.filter((d) => d.date < mode.fromDay || d.date > mode.toDay), ...await readPartitionSignatures(conn, t, range));
     }
   }
+  days.push(...await readAllPartitionSignatures(conn, whole));
   days.sort(byPartition);
   return {
     days, watermarks, migrations, fullDay: prev ? prev.fullDay : today,

@@ -55,6 +55,8 @@ export interface SyncDeps {
   onResponse?: (e: { projectId: string; pipeline: string; organization: string; endpoint: string; code: string }) => void;
   /** Operations: runs in the writer after the runs are recorded, before the publish (what it stores is in the snapshot). */
   beforePublish?: (conn: DuckDBConnection, runs: ProjectRunSummary[]) => Promise<void>;
+  /** Runs in the writer after the publish (the CLI reads the backfill status here: no second open of the warehouse). */
+  afterPublish?: (conn: DuckDBConnection) => Promise<void>;
 }
 
 export interface SyncResult {
@@ -119,6 +121,7 @@ export async function runSync(deps: SyncDeps, cfg: SyncConfig, pipelines: readon
     const topics = deps.signal?.aborted ? null : await groupTopics(run);
     await run.publisher.settle();
     const published = await publishSnapshot(run);
+    if (deps.afterPublish) await run.writer.run((c) => deps.afterPublish!(c));
     if (cfg.keepRawMs !== null) run.zone.pruneKept(deps.clock.now(), cfg.keepRawMs);
     return { runs, exitCode: exitCodeOf(runs), plans, published, topics, timing: run.timing };
   } finally {
