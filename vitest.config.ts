@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { reliabilityProjects } from './vitest.reliability.config.js';
 
-// Four projects in one run (`npx vitest run`, what CI runs); `npm test` runs `unit` and `system`,
+// Three projects in one run (`npx vitest run`, what CI runs); `npm test` runs `unit` and `system`,
 // `npm run test:reliability` the reliability one (vitest.reliability.config.ts).
 // Two files at a time: vitest's default on a 2-core machine is one (CPUs - 1), and most of a file's
 // time is spent waiting on its sandboxes, child processes and DuckDB files, so two halve the suite
