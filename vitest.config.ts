@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { reliabilityProjects } from './vitest.reliability.config.js';
 
-// Four projects in one run (`npx vitest run`, what CI runs); `npm test` runs `unit` and `system`,
-// `npm run test:reliability` the two reliability ones (vitest.reliability.config.ts).
+// Three projects in one run (`npx vitest run`, what CI runs); `npm test` runs `unit` and `system`,
+// `npm run test:reliability` the reliability one (vitest.reliability.config.ts).
 // Two files at a time: vitest's default on a 2-core machine is one (CPUs - 1), and most of a file's
 // time is spent waiting on its sandboxes, child processes and DuckDB files, so two halve the suite
 // (1223 s -> 735 s measured, 133 files). The timeouts catch hangs, not slowness: they allow for a
@@ -17,8 +17,8 @@ import { reliabilityProjects } from './vitest.reliability.config.js';
 //   go in a folder of `system`.
 // - system: every other folder: one fresh process per file (real sandboxes, CLIs, redis-server,
 //   s3rver, Chromium, tests that set TZ or environment variables for the process).
-// - reliability, reliability-timing: vitest.reliability.config.ts; the timing file runs alone at
-//   the end (groupOrder 1).
+// - reliability: vitest.reliability.config.ts (budget-concurrency included: see there why it need
+//   not run alone).
 // Order: vitest queues projects by name (reliability, system, unit), each biggest file first: the
 // reliability suite's long files start with the first, and the small unit files fill the end of
 // the run, when the last long file leaves a worker free.
