@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { cliEnv, spawnCli } from '../helpers/cli.js';
+import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process-cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -108,10 +108,9 @@ describe('docs-etl schedule', () => {
     expect(stopped).toMatchObject({ status: 'stopped' });
     expect(stopped!.pages).toBeGreaterThan(0);
     expect(stopped!.pages).toBeLessThan(10);
-    // The resume's own pace is not in question: no latency for it (10 pages × 400 ms); it runs the
-    // CLI's main in-process (what is asked is what it reads, not its process).
+    // The resume's own pace is not in question: no latency for it (10 pages × 400 ms).
     sb.configure({ latencyMs: 0 });
-    const again = await runMain(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming open window/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
@@ -160,9 +159,8 @@ describe('docs-etl schedule', () => {
     expect(Date.now() - t).toBeLessThan(1500);
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/second SIGINT, exiting now/);
-    // The resume in-process (the CLI's main): what is asked is the warehouse it leaves.
     sb.configure({ latencyMs: 0 });
-    const again = await runMain(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
+    const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
   }, 90_000);
