@@ -4,13 +4,14 @@
 // seconds later, stopped every stream with budget_exhausted (exit 3). Now the backfill pauses at a
 // page boundary once the budget left is what the heads need, the run right after reads every head
 // and exits 0, and an hour later the paused window is resumed from its cursor, not from its start.
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { RequestLog } from '../../src/budget/request-log.js';
-import { runSync } from '../../src/sync/run/sync.js';
+import { runSync, type SyncResult } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { capturingLogger } from '../helpers/log-lines.js';
@@ -28,6 +29,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
+/** A sandbox and a sync config over `<tmp>/<dir>`, the clock at START (the same history in each). */
 async function setUp(dir: string) {
   const clock = new FakeClock(START);
   const sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 20_000, live: true, liveTurnsPerMinute: 600, clock }));
@@ -40,11 +42,21 @@ async function setUp(dir: string) {
   return { clock, sb, cfg };
 }
 
+// The first sync at 18:07 is the same in both tests (same history, clock and budget): it runs once,
+// into 'a' (the first test continues it there, on its sandbox); the second test continues a copy of
+// its state folder (warehouse, landing zone, request log) against its own sandbox and clock at START.
+let a: Awaited<ReturnType<typeof setUp>>;
+let first: SyncResult;
+beforeAll(async () => {
+  a = await setUp('a');
+  first = await runSync({ clock: a.clock, logger: capturingLogger().logger }, a.cfg, PIPELINES);
+  cpSync(join(tmp.dir, 'a'), join(tmp.dir, 'b'), { recursive: true });
+}, 120_000);
+
 describe('the reserve for the next run\'s heads', () => {
   it('a backfill that outruns its estimate pauses at the reserve; the next run reads every head; the paused window resumes from its cursor', async () => {
-    const { clock, sb, cfg } = await setUp('a');
+    const { clock, sb, cfg } = a;
 
-    const first = await runSync({ clock, logger: capturingLogger().logger }, cfg, PIPELINES);
     expect(first.exitCode).toBe(0);
     const streams = first.runs.length;
     const spent = first.runs.reduce((n, r) => n + r.requests, 0);
@@ -83,7 +95,6 @@ describe('the reserve for the next run\'s heads', () => {
 
   it('a paused window that the next run defers entirely (its heads merged without it) is resumed later, not read again from its start', async () => {
     const { clock, cfg } = await setUp('b');
-    const first = await runSync({ clock, logger: capturingLogger().logger }, cfg, PIPELINES);
     const paused = first.runs.find((r) => r.pipeline === 'feedback')!.windows.filter((w) => !w.complete);
     expect(paused.map((w) => w.purpose)).toEqual(['backfill']);
 

@@ -4,8 +4,9 @@
 // in any window at the sandbox (with the local logs instead they do: 429s);
 // the log survives a Redis restart (append-only); status and doctor read it with the password
 // redacted; an unreachable Redis is one line and exit 1, with no request sent and no local log.
-// The syncs are real processes; status and doctor, read-only, run the CLI's main in-process
-// (in-process-cli.ts: the same command and error lines, without a Node start and DuckDB load each).
+// The syncs are real processes; status and doctor, read-only, and the refused syncs run the CLI's
+// main in-process (in-process-cli.ts: the same command and error lines, without a Node start and
+// DuckDB load each); the unreachable store's refusal stays a real process (its exit code).
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -154,8 +155,9 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     expect(doctor.stdout + doctor.stderr).not.toContain(PASSWORD);
     expect(sb.requestLog(KEY)).toEqual([]);
 
-    // A wrong password is the same kind of failure, and never shows either password.
-    const wrong = await runCli(['sync', '--warehouse', warehouse], { ...e, DOCS_ETL_BUDGET_URL: `redis://:not-${PASSWORD}@127.0.0.1:${redis.port}/0` });
+    // A wrong password is the same kind of failure, and never shows either password (in-process:
+    // the same line and exit code; the real process's refusal is the one above).
+    const wrong = await runMain(['sync', '--warehouse', warehouse], { ...e, DOCS_ETL_BUDGET_URL: `redis://:not-${PASSWORD}@127.0.0.1:${redis.port}/0` });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
     expect(wrong.stderr).toMatch(/WRONGPASS/);
@@ -167,13 +169,14 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const config = join(tmp.dir, 'budget.json');
     writeFileSync(config, JSON.stringify({ budget: `redis://127.0.0.1:${redis.port}/3`, projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
     const e = env(sb, 'c', {});
-    const noAuth = await runCli(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
+    // The refusals in-process (the same main, a real Redis connection); the sync that runs is a process.
+    const noAuth = await runMain(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
     // The config's Redis is used (it wants a password, which only the environment may give).
     expect(noAuth.code).toBe(1);
     expect(noAuth.stderr).toMatch(/cannot use the budget store redis:\/\/127\.0\.0\.1:\d+\/3 \(config budget\): .*NOAUTH/);
     expect(sb.requestLog(KEY)).toEqual([]);
     writeFileSync(config, JSON.stringify({ budget: url(3), projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
-    const refused = await runCli(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
+    const refused = await runMain(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toMatch(/budget: the URL holds a secret \(a user or password before the host\): the config file holds no secrets, set the DOCS_ETL_BUDGET_URL environment variable instead$/);
     expect(refused.stderr).not.toContain(PASSWORD);
