@@ -1,10 +1,13 @@
 // Issue 36: `schedule --metrics-listen 127.0.0.1:0`, a real process, scraped after two ticks: every
 // series present and parsed by a strict Prometheus text parser, values equal to `status --json`;
 // /healthz 200; /readyz 503 with status --check's line while the sandbox is stopped, 200 once back.
+// `status` runs in-process (runMain: the same command and exit code, without a Node start and DuckDB
+// load each); the schedule it is compared with is a real process.
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
-import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { cliEnv, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { parsePromText, sampleValue, type Exposition } from '../helpers/prom-text.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -63,7 +66,7 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
     const lastRun = (e: Exposition) => e.samples.find((x) => x.name === 'docs_etl_last_run_timestamp_seconds')?.value;
     for (let i = 0; i < 10 && !scrape; i++) {
       const a = parsePromText((await get(`${base}/metrics`)).text);
-      const s = await runCli(['status', '--json', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+      const s = await runMain(['status', '--json', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
       const b = parsePromText((await get(`${base}/metrics`)).text);
       const st = JSON.parse(s.stdout) as StatusJson;
       const started = Date.parse((st.streams[0] as { last_run: { started_at: string } }).last_run.started_at) / 1000;
@@ -94,7 +97,7 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
     expect(answered.filter((s) => !s.labels.endpoint?.endsWith('/caller-stats')).reduce((n, s) => n + s.value, 0)).toBeGreaterThanOrEqual(2);
     expect(sampleValue(e, 'docs_etl_run_duration_seconds_count', l)).toBeGreaterThanOrEqual(2);
     expect(sampleValue(e, 'docs_etl_rows_merged_total', l)).toBeGreaterThanOrEqual(500);
-    const check = await runCli(['status', '--check', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    const check = await runMain(['status', '--check', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
     expect(check.code).toBe(0);
     expect((await get(`${base}/readyz`)).code).toBe(200);
     for (const t of [(await get(`${base}/metrics`)).text, out]) expect(t).not.toContain(KEY);
@@ -105,7 +108,7 @@ it('serves every series equal to status --json, /healthz, and /readyz following 
     const bad = await until(`${base}/readyz`, (r) => r.code === 503, 120_000);
     expect(bad.code).toBe(503);
     expect(bad.text).toMatch(/^unhealthy: demo\/assistant_conversations: last run failed/);
-    const cli = await runCli(['status', '--check', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
+    const cli = await runMain(['status', '--check', '--warehouse', warehouse, '--rate-limit', '1000/1h'], env);
     expect(cli.code).toBe(1);
     const stopped = parsePromText((await get(`${base}/metrics`)).text);
     expect(sampleValue(stopped, 'docs_etl_healthy', l)).toBe(0);
