@@ -27,9 +27,11 @@ export async function runStatements(conn: DuckDBConnection, sql: string, values:
   const statements = await conn.extractStatements(sql);
   const each = hooks.each ?? ((_k, run) => run());
   for (let i = 0; i < statements.count; i++) {
+    // Prepared once: an extracted statement cannot be prepared twice ("Failed to prepare extracted
+    // statement"), and `each` may run it again (the topic step, at the whole limit after it ran out).
+    const prepared = await statements.prepare(i);
+    prepared.bind(valuesNamedBy(prepared, values));
     await each(i + 1, async () => {
-      const prepared = await statements.prepare(i);
-      prepared.bind(valuesNamedBy(prepared, values));
       await prepared.run();
     });
     hooks.afterEach?.(i + 1);
