@@ -32,10 +32,10 @@ SELECT g.id, g.occurred_at, g.page_path, q.topic_id
 FROM gap_new g JOIN gap_topic_questions q ON q.project_id = $project AND q.qhash = g.qhash
 WHERE q.topic_id IN (SELECT topic_id FROM new_topics);
 
--- A new topic's examples, starting pages and cited sources: its first three by a window over its
--- own rows (QUALIFY), each in its own statement, then the insert joins small tables. Not one
--- list(... ORDER BY ...) of every member per topic in one statement: such lists are held whole in
--- memory, which a full re-clustering's tail (tens of thousands of new questions) did not fit.
+-- A new topic's examples: its first three by a window over its own rows (QUALIFY), then the insert
+-- (insert-new-topics.sql) joins small tables; its pages and sources: top-pages.sql over gap_mk. Not
+-- one list(... ORDER BY ...) of every member per topic: such lists are held whole in memory, which a
+-- full re-clustering's tail (tens of thousands of new questions) did not fit.
 CREATE OR REPLACE TEMP TABLE gap_ex AS
 SELECT topic_id, list(example ORDER BY n DESC, question) AS examples
 FROM (
@@ -45,36 +45,5 @@ FROM (
 )
 GROUP BY topic_id;
 
-CREATE OR REPLACE TEMP TABLE gap_pages AS
-SELECT topic_id, list(page_path ORDER BY n DESC, page_path) AS top_pages
-FROM (
-  SELECT topic_id, page_path, count(*) AS n FROM gap_m WHERE page_path IS NOT NULL GROUP BY topic_id, page_path
-  QUALIFY row_number() OVER (PARTITION BY topic_id ORDER BY n DESC, page_path) <= 3
-)
-GROUP BY topic_id;
-
-CREATE OR REPLACE TEMP TABLE gap_cited AS
-SELECT topic_id, list(url ORDER BY n DESC, url) AS cited_sources
-FROM (
-  SELECT m.topic_id, s.url, count(*) AS n
-  FROM gap_m m JOIN sources s ON s.project_id = $project AND s.conversation_id = m.id AND s.occurred_at = m.occurred_at
-  GROUP BY m.topic_id, s.url
-  QUALIFY row_number() OVER (PARTITION BY m.topic_id ORDER BY n DESC, s.url) <= 3
-)
-GROUP BY topic_id;
-
-INSERT INTO gap_topics (project_id, topic_id, language, label, questions, turns, conversations, first_asked_at, last_asked_at,
-                        turns_last_7d, turns_prev_7d, trend, examples, top_pages, cited_sources, period_from, computed_at, distinctive_terms, medoid)
-SELECT $project, t.topic_id, t.language, t.label, coalesce(q.questions, 0), a.turns, a.conversations, a.first_asked_at, a.last_asked_at,
-       a.turns_last_7d, a.turns_prev_7d,
-       CASE WHEN a.turns_prev_7d = 0 THEN NULL ELSE round((a.turns_last_7d - a.turns_prev_7d) / a.turns_prev_7d, 4) END,
-       coalesce(ex.examples, []), coalesce(p.top_pages, []), coalesce(s.cited_sources, []), $from, $now, t.distinctive_terms, t.medoid
-FROM new_topics t JOIN gap_agg a USING (topic_id) LEFT JOIN gap_qn q USING (topic_id)
-LEFT JOIN gap_ex ex USING (topic_id) LEFT JOIN gap_pages p USING (topic_id) LEFT JOIN gap_cited s USING (topic_id);
-
-DROP TABLE gap_m;
-DROP TABLE gap_ex;
-DROP TABLE gap_pages;
-DROP TABLE gap_cited;
-DROP TABLE gap_agg;
-DROP TABLE gap_qn
+CREATE OR REPLACE TEMP VIEW gap_mk AS
+SELECT topic_id AS topic_key, id, occurred_at, page_path FROM gap_m

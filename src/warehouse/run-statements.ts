@@ -27,17 +27,17 @@ export async function runStatements(conn: DuckDBConnection, sql: string, values:
   const statements = await conn.extractStatements(sql);
   const each = hooks.each ?? ((_k, run) => run());
   for (let i = 0; i < statements.count; i++) {
-    await each(i + 1, async () => {
-      const prepared = await statements.prepare(i);
-      // Destroyed at once, not when collected: until then DuckDB keeps what the statement's last run
-      // built (a MERGE's hash table, 8 MiB and more), and a run of many merges ran out of memory.
-      try {
-        prepared.bind(valuesNamedBy(prepared, values));
-        await prepared.run();
-      } finally {
-        prepared.destroySync();
-      }
-    });
+    // Prepared once: an extracted statement cannot be prepared twice ("Failed to prepare extracted
+    // statement"), and `each` may run it again (the topic step, at the whole limit after it ran out).
+    // Destroyed once it has served, not when collected: until then DuckDB keeps what its last run
+    // built (a MERGE's hash table, 4-8 MiB), and a sync merging page by page ran out of memory.
+    const prepared = await statements.prepare(i);
+    try {
+      prepared.bind(valuesNamedBy(prepared, values));
+      await each(i + 1, () => prepared.run().then(() => undefined));
+    } finally {
+      prepared.destroySync();
+    }
     hooks.afterEach?.(i + 1);
   }
 }

@@ -63,6 +63,14 @@ describe('runStatements', () => {
     expect(marks).toEqual([1, 2, 3]);
   });
 
+  it('runs a statement again when `each` asks (the topic step, at the whole limit after it ran out of the step pool)', async () => {
+    // As retryAtWholeLimit: the statement has run (and failed), then the same statement runs again.
+    await runStatements(conn, 'INSERT INTO t (id, v) VALUES (1, $v); INSERT INTO t (id) VALUES (2)', { v: 'x' }, {
+      each: async (_k, run) => { await run(); await run(); },
+    });
+    expect(await rows('SELECT id, v FROM t ORDER BY id')).toEqual([{ id: 1, v: 'x' }, { id: 1, v: 'x' }, { id: 2, v: null }, { id: 2, v: null }]);
+  });
+
   it('runs every statement in the caller\'s transaction: a rollback undoes them all', async () => {
     await conn.run('BEGIN TRANSACTION');
     await runStatements(conn, SCRIPT, { v: 'x', now: '2026-11-28T01:02:03.000Z', lo: null });

@@ -62,7 +62,8 @@ async function place(
   const total = Number(c!.placed);
   phases.mark('count new questions');
   const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, phases);
-  await runScript(conn, 'refresh-topics', p, phases, each);
+  // The new topics' pages and sources by the statements the full step's write shares (top-pages.sql).
+  for (const file of ['refresh-topics', 'top-pages', 'insert-new-topics']) await runScript(conn, file, p, phases, each);
   await dropTempTables(conn, PLACEMENT_TABLES);
   phases.mark('drop temp tables');
   return { questions: placed.questions, questionsSkipped: Number(c!.fresh) - total, newTopics: placed.newTopics };

@@ -239,7 +239,7 @@ async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhas
     await conn.run('DELETE FROM gap_topics WHERE project_id = $project', { project: projectId });
     await conn.run(...statement('write-members', { project: projectId }));
     phases.mark('full: write members (write-members.sql)');
-    await runScript(conn, 'write-topics', weekParams, phases);
+    for (const file of ['write-topics', 'top-pages', 'insert-topics']) await runScript(conn, file, weekParams, phases);
     await saveTopicState(conn, projectId, now, clustering, descriptions);
   }));
   phases.mark('full: write topics (one transaction)');
