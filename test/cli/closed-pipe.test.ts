@@ -4,8 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { fillWarehouse } from '../lake/lake-fixture.js';
+import { filledWarehouseFile } from '../lake/lake-fixture.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { publishForReaders } from '../helpers/publish.js';
@@ -15,12 +14,7 @@ let warehouse: string;
 beforeAll(async () => {
   tmp = tempDir('docs-etl-closed-pipe-');
   warehouse = join(tmp.dir, 'w.duckdb');
-  const wh = await openWarehouse(warehouse);
-  try {
-    await fillWarehouse(wh.conn, { days: 2, turnsPerDay: 3 });
-  } finally {
-    wh.close();
-  }
+  await filledWarehouseFile(warehouse, { days: 2, turnsPerDay: 3 });
   await publishForReaders(warehouse);
 });
 afterAll(() => tmp.cleanup());

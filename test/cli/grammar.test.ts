@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { fillWarehouse } from '../lake/lake-fixture.js';
+import { filledWarehouseFile } from '../lake/lake-fixture.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { publishForReaders } from '../helpers/publish.js';
@@ -18,12 +17,7 @@ let warehouse: string;
 beforeAll(async () => {
   tmp = tempDir('docs-etl-grammar-');
   warehouse = join(tmp.dir, 'w.duckdb');
-  const wh = await openWarehouse(warehouse);
-  try {
-    await fillWarehouse(wh.conn, { days: 2, turnsPerDay: 3 });
-  } finally {
-    wh.close();
-  }
+  await filledWarehouseFile(warehouse, { days: 2, turnsPerDay: 3 });
   await publishForReaders(warehouse);
 });
 afterAll(() => tmp.cleanup());

@@ -3,6 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { unescapeHiveValue } from '../../src/warehouse/partition-files.js';
@@ -116,4 +117,14 @@ export function fileStamps(dir: string): Map<string, string> {
     const s = statSync(f, { bigint: true });
     return [relative(dir, f).split(sep).join('/'), `${s.ino}:${s.mtimeNs}`];
   }));
+}
+
+/** Opens (or creates) the warehouse file, fills it as fillWarehouse does, and closes it. */
+export async function filledWarehouseFile(warehouse: string, o: { days: number; turnsPerDay: number }): Promise<void> {
+  const wh = await openWarehouse(warehouse);
+  try {
+    await fillWarehouse(wh.conn, o);
+  } finally {
+    wh.close();
+  }
 }
