@@ -21,3 +21,14 @@ export function sqlFolder(folder: string): { name: string; sql: string }[] {
     .sort()
     .map((f) => ({ name: f, sql: sqlFile(join(folder, f)) }));
 }
+
+/**
+ * One statement of several single-query SQL texts: each one's rows tagged `i` (its place in the
+ * list), UNION ALL. A statement per query costs a round of planning and scheduling each, most of a
+ * publish that changed nothing. Each text is a file's one query: whole-line `--` comments and the
+ * final `;` are dropped so it can sit in a subquery.
+ */
+export function taggedUnion(queries: readonly string[]): string {
+  const body = (q: string) => q.replace(/^--.*\n/gm, '').replace(/;\s*$/, '');
+  return queries.map((q, i) => `SELECT ${i}::INTEGER AS i, * FROM (${body(q)})`).join('\nUNION ALL\n');
+}

@@ -38,10 +38,9 @@ export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number
   const progress = createProgressLine(ctx.stderr);
   const started = systemClock.now().getTime();
   // The backfill status (the slow-backfill warning below), read on the run's own connection.
-  let backfill: Promise<Status | null> = Promise.resolve(null);
+  let backfill = null as Status | null;
   const afterPublish = async (conn: DuckDBConnection) => {
-    backfill = backfillStatusOn(conn, cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
-    await backfill;
+    backfill = await backfillStatusOn(conn, cfg, ctx.env, systemClock, DEFAULT_CRON).catch(() => null);
   };
   const result = await runSync(
     {
@@ -91,7 +90,7 @@ export async function runSyncCommand(ctx: CliContext, setExitCode: (code: number
   }
   // A first backfill that takes more than a few days says so, with how to go faster (issue 34).
   if (exitCode !== 1) {
-    const st = await backfill;
+    const st = backfill;
     for (const b of st?.backfill ?? []) if (b.warning) ctx.stderr.write(`docs-etl: warning: ${b.warning}\n`);
   }
   await hooks.afterRun();

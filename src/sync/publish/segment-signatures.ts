@@ -6,7 +6,7 @@
 // recomputes only the days a run touched.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quotedIdentifier } from '../../core/sql-quoting.js';
-import { sqlFile } from '../../warehouse/sql-files.js';
+import { sqlFile, taggedUnion } from '../../warehouse/sql-files.js';
 import { fileCheck } from '../../warehouse/partition-files.js';
 import type { SurfaceTable } from './surface-tables.js';
 
@@ -69,16 +69,10 @@ export async function readPartitionSignatures(
   }));
 }
 
-/**
- * Every day of each of `tables`, in one statement (a UNION ALL of each table's query, tagged by its
- * place in the list): a statement per table cost a round of planning and scheduling each, most of
- * the signing of a publish that recomputes every day of small tables.
- */
+/** Every day of each of `tables`, in one statement (taggedUnion). */
 export async function readAllPartitionSignatures(conn: DuckDBConnection, tables: readonly SurfaceTable[]): Promise<PartitionSignature[]> {
   if (!tables.length) return [];
-  const body = (t: SurfaceTable) => daySignatureSql(t).replace(/^--.*\n/gm, '').replace(/;\s*$/, '');
-  const sql = tables.map((t, i) => `SELECT ${i}::INTEGER AS i, * FROM (${body(t)})`).join('\nUNION ALL\n');
-  const rows = (await conn.runAndReadAll(sql, { from: null, to: null })).getRowObjectsJS();
+  const rows = (await conn.runAndReadAll(taggedUnion(tables.map(daySignatureSql)), { from: null, to: null })).getRowObjectsJS();
   return rows.map((r) => ({
     table: tables[Number(r.i)]!.name, projectId: String(r.project_id), date: String(r.day), signature: String(r.signature), rows: Number(r.rows),
   }));

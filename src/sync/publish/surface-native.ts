@@ -14,7 +14,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quotedIdentifier } from '../../core/sql-quoting.js';
 import { commitFile } from '../../core/atomic-file.js';
 import { tempName } from '../../warehouse/partition-files.js';
-import { sqlFile } from '../../warehouse/sql-files.js';
+import { sqlFile, taggedUnion } from '../../warehouse/sql-files.js';
 import type { Column } from './catalog.js';
 import { surfacePath } from './surface-files.js';
 import { SEGMENT_ROW_GROUP_ROWS } from './surface-tables.js';
@@ -84,25 +84,18 @@ export async function publishNativeTables(conn: DuckDBConnection, a: {
  */
 async function signTables(conn: DuckDBConnection, tables: ReadonlyMap<string, readonly Column[]>): Promise<Map<string, { rows: number; signature: string }>> {
   return withScanMemory(conn, async () => {
-    const out = new Map<string, { rows: number; signature: string }>();
     const named = [...tables];
-    if (!named.length) return out;
-    // One statement for every table (a UNION ALL of each one's signature, tagged by its place in
-    // the list): a statement per table cost a round of planning and scheduling each, most of the
-    // publish of a run that changed nothing.
-    const sql = named.map(([table], i) => `SELECT ${i}::INTEGER AS i, * FROM (${signatureOf(table)})`).join('\nUNION ALL\n');
-    for (const res of (await conn.runAndReadAll(sql)).getRowObjectsJS()) {
-      const [table, columns] = named[Number(res.i)]!;
+    if (!named.length) return new Map();
+    const sql = taggedUnion(named.map(([table]) => sqlFile('publish/table-signature.sql').replaceAll('{{table}}', quotedIdentifier(table))));
+    const byIndex = new Map((await conn.runAndReadAll(sql)).getRowObjectsJS().map((res) => [Number(res.i), res]));
+    // In the tables' order (the manifest lists them so).
+    return new Map(named.map(([table, columns], i) => {
+      const res = byIndex.get(i)!;
       const rows = Number(res.n);
-      out.set(table, { rows, signature: createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex') });
-    }
-    // In the tables' order, as one statement per table signed them (the manifest lists them so).
-    return new Map(named.filter(([table]) => out.has(table)).map(([table]) => [table, out.get(table)!]));
+      return [table, { rows, signature: createHash('sha256').update(JSON.stringify([columns, rows, String(res.h)])).digest('hex') }];
+    }));
   });
 }
-
-const signatureOf = (table: string): string =>
-  sqlFile('publish/table-signature.sql').replace(/^--.*\n/gm, '').replace(/;\s*$/, '').replaceAll('{{table}}', quotedIdentifier(table));
 
 async function writeTableFile(conn: DuckDBConnection, final: string, table: string, token: string): Promise<number> {
   const tmp = join(dirname(final), tempName(basename(final), token));
