@@ -21,7 +21,7 @@ export const PIPELINE_NAMES = PIPELINES.filter((p): p is DefaultPipeline => !('o
 export type Row = Record<string, unknown>;
 
 /** A site small enough that every day fits one page of each endpoint (no truncation, no split). */
-export const SMALL_SITE = { pages: 40, feedbackPerDay: 30, searchesPerDay: 300, viewsPerDay: 2000 };
+export { SMALL_SITE } from '../helpers/small-sandbox.js';
 
 /** UTC midnight of the day holding `ms`. */
 export const utcMidnight = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
