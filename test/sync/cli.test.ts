@@ -1,4 +1,7 @@
 // `docs-etl sync` and `status` as a user runs them: real processes, real HTTP, real DuckDB files.
+// The syncs, a usage error, a wrong key and the refused second writer are real processes (exit
+// codes, stdout and stderr as a user sees them); the status reads and the other refusals run the
+// CLI's main in-process (in-process-cli.ts: the same command and lines, without a Node start each).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +46,7 @@ describe('docs-etl sync (CLI)', () => {
     expect(line, r.stdout).not.toBeNull();
     expect(r.stdout).toMatch(/read snapshot published: .*read\/w\.duckdb/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
-    const status = await runCli(['status', '--warehouse', warehouse], env());
+    const status = await runMain(['status', '--warehouse', warehouse], env());
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/demo\s+assistant_conversations\s+\S+ \(lag \d+s\)/);
     expect(status.stdout).toContain(`${line![4]}/100 per 1h`);
@@ -102,7 +105,7 @@ describe('docs-etl sync (CLI)', () => {
   });
 
   it('an unknown project: a clear 404 line, exit 1', async () => {
-    const r = await runCli(['sync', '--warehouse', join(tmp.dir, 'nf.duckdb'), '--project', 'nope'], env());
+    const r = await runMain(['sync', '--warehouse', join(tmp.dir, 'nf.duckdb'), '--project', 'nope'], env());
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/project "nope" was not found \(404\)/);
   });
@@ -111,12 +114,12 @@ describe('docs-etl sync (CLI)', () => {
     const file = join(tmp.dir, 'multi.json');
     const warehouse = join(tmp.dir, 'multi', 'w.duckdb');
     writeFileSync(file, JSON.stringify({ warehouse, projects: [{ id: 'demo', apiKeyEnv: 'ACME_KEY' }, { id: 'slow', apiKeyEnv: 'ACME_KEY' }] }));
-    const before = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    const before = await runMain(['status', '--check', '--warehouse', warehouse], env());
     expect(before.code).toBe(1);
-    const r = await runCli(['sync', '--config', file], cliEnv({ DOCS_API_BASE_URL: sb.url, ACME_KEY: KEY }));
+    const r = await runMain(['sync', '--config', file], cliEnv({ DOCS_API_BASE_URL: sb.url, ACME_KEY: KEY }));
     expect(r.code).toBe(0);
     expect(await warehouseRows(warehouse, 'slow')).toEqual(expectedRows(sb.truth('slow')));
-    const check = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    const check = await runMain(['status', '--check', '--warehouse', warehouse], env());
     expect(check.code).toBe(0);
     expect(check.stdout).toMatch(/healthy: 2 stream/);
     // What a long sync's mid-run snapshot holds: its runs still 'running'. Healthy while they
@@ -130,9 +133,9 @@ describe('docs-etl sync (CLI)', () => {
       wh.close();
     }
     await publishForReaders(warehouse, join(tmp.dir, 'multi', 'read', 'w.duckdb'));
-    const running = await runCli(['status', '--check', '--warehouse', warehouse], env());
+    const running = await runMain(['status', '--check', '--warehouse', warehouse], env());
     expect(running.code, running.stdout).toBe(0);
-    const stuck = await runCli(['status', '--check', '--max-age', '1h', '--warehouse', warehouse], env());
+    const stuck = await runMain(['status', '--check', '--max-age', '1h', '--warehouse', warehouse], env());
     expect(stuck.code).toBe(1);
     expect(stuck.stdout).toMatch(/unhealthy: .*last run running/);
   });

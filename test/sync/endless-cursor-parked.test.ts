@@ -2,12 +2,15 @@
 // hasMore with a fresh cursor and empty pages for ever) costs at most 20 requests in a run; then the
 // window is parked in the warehouse (`parked_windows`), the next run within the backoff does not
 // read it, `status`, `status --json` and `status --check` name it, and once the retry is due it is
-// read again (≤ 20 requests) and parked for twice as long. Real CLI, the sandbox over HTTP, DuckDB.
+// read again (≤ 20 requests) and parked for twice as long. Real CLI, the sandbox over HTTP, DuckDB:
+// the syncs are real processes; the status reads run the CLI's main in-process (in-process-cli.ts:
+// the same commands and lines, without a Node start and DuckDB load each).
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { execute, query } from '../reliability/reliability-helpers.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'mint_endless_cursor_key';
@@ -46,14 +49,14 @@ describe('a cursor that never ends', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(feedbackRequests()).toBe(firstCost);
 
-    const status = await runCli(['status', '--warehouse', warehouse], env);
+    const status = await runMain(['status', '--warehouse', warehouse], env);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/warning: demo\/feedback: parked: window head \S+ → \S+ \(the API kept paging .*\) since \S+; retried after \S+ \(attempt 1\)/);
-    const json = await runCli(['status', '--json', '--warehouse', warehouse], env);
+    const json = await runMain(['status', '--json', '--warehouse', warehouse], env);
     const streams = (JSON.parse(json.stdout) as { streams: { pipeline: string; parked: { attempts: number; retry_at: string } | null }[] }).streams;
     expect(streams.find((s) => s.pipeline === 'feedback')!.parked).toMatchObject({ attempts: 1 });
     expect(streams.find((s) => s.pipeline === 'assistant_conversations')!.parked).toBeNull();
-    const check = await runCli(['status', '--check', '--warehouse', warehouse], env);
+    const check = await runMain(['status', '--check', '--warehouse', warehouse], env);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/demo\/feedback: parked: window /);
 

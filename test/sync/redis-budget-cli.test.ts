@@ -4,9 +4,10 @@
 // in any window at the sandbox (with the local logs instead they do: 429s);
 // the log survives a Redis restart (append-only); status and doctor read it with the password
 // redacted; an unreachable Redis is one line and exit 1, with no request sent and no local log.
-// The syncs are real processes; status and doctor, read-only, and the refused syncs run the CLI's
-// main in-process (in-process-cli.ts: the same command and error lines, without a Node start and
-// DuckDB load each); the unreachable store's refusal stays a real process (its exit code).
+// The two overlapping syncs, the run that loses Redis and the unreachable store's refusal are real
+// processes (what a host runs, its exit code); the other syncs, status and doctor run the CLI's main
+// in-process (in-process-cli.ts: the same command, budget store and lines, without a Node start and
+// DuckDB load each).
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -84,7 +85,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const sb = await sandbox({ projects: ['r'], conversations: 15_000, seed: 242, rateLimit: rate });
     const e = env(sb, 'r', { DOCS_ETL_BUDGET_URL: url(2) });
     const warehouse = join(tmp.dir, 'restart.duckdb');
-    const sync = () => runCli(['sync', '--warehouse', warehouse, '--rate-limit', '10/1h', '--max-wait', '0s'], e);
+    const sync = () => runMain(['sync', '--warehouse', warehouse, '--rate-limit', '10/1h', '--max-wait', '0s'], e);
     const status = async () => {
       const r = await runMain(['status', '--warehouse', warehouse, '--rate-limit', '10/1h', '--json'], e);
       expect(r.code, r.stderr).toBe(0);
@@ -169,7 +170,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     const config = join(tmp.dir, 'budget.json');
     writeFileSync(config, JSON.stringify({ budget: `redis://127.0.0.1:${redis.port}/3`, projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
     const e = env(sb, 'c', {});
-    // The refusals in-process (the same main, a real Redis connection); the sync that runs is a process.
+    // In-process (the same main, a real Redis connection).
     const noAuth = await runMain(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], e);
     // The config's Redis is used (it wants a password, which only the environment may give).
     expect(noAuth.code).toBe(1);
@@ -182,7 +183,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
     expect(refused.stderr).not.toContain(PASSWORD);
     // The environment's URL (with the password) wins over the config's.
     writeFileSync(config, JSON.stringify({ budget: `redis://127.0.0.1:${redis.port}/3`, projects: [{ id: 'c', apiKeyEnv: 'DOCS_API_KEY' }] }));
-    const ok = await runCli(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
+    const ok = await runMain(['sync', '--warehouse', join(tmp.dir, 'config.duckdb'), '--config', config], { ...e, DOCS_ETL_BUDGET_URL: url(3) });
     expect(ok.code, ok.stderr).toBe(0);
     const sent = sb.requestLog(KEY).filter((r) => r.path.startsWith('/v1/analytics/')).length;
     expect(sent).toBeGreaterThan(0);
@@ -214,7 +215,7 @@ describe.skipIf(!HAVE_REDIS)('one budget across hosts (Redis)', () => {
       await own.restart();
       // The next run's pace is not in question: no latency for it.
       sb.configure({ latencyMs: 0 });
-      const again = await runCli(args, e);
+      const again = await runMain(args, e);
       expect(again.code, again.stderr).toBe(0);
       expect(await warehouseRows(join(tmp.dir, 'lost.duckdb'), 'l')).toEqual(expectedRows(sb.truth('l')));
     } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PIPELINES } from '../../pipelines/index.js';
 import { defaultSyncConfig } from '../../src/config/sync-config.js';
+import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
@@ -33,7 +34,8 @@ it('after three nightly runs every interval older than its settle age + one run 
   const warehouse = join(tmp.dir, 'w.duckdb');
   const cfg = defaultSyncConfig(warehouse,
     [{ projectId: 'demo', apiKey: KEY, keySource: 'DOCS_API_KEY', baseUrl: sb.url, organization: keyFingerprint(KEY), backfillFrom: null }],
-    { budgetDir: join(tmp.dir, 'budget') });
+    // No gap topics' grouping (topicMaxQuestions 0): it spends no request and settles nothing.
+    { budgetDir: join(tmp.dir, 'budget'), topics: { ...DEFAULT_TOPIC_SETTINGS, maxQuestions: 0 } });
   const runs: string[][] = [];
   for (const at of [0, 25, 49]) {
     clock.ms = Date.parse('2026-06-10T02:00:00Z') + at * H;

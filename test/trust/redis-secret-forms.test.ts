@@ -3,9 +3,10 @@
 // real redis-server and an unreachable port, appears in no stdout or stderr of sync, status,
 // status --json and doctor, in no file under the state folders and in no table of the warehouse.
 // The config file's `budget` refuses any secret with one line (exit 2) naming DOCS_ETL_BUDGET_URL.
-// sync runs as a real process; status, status --json and doctor (read-only, after it) run the CLI's
-// `main` in-process with their own stdout and stderr: the same commands and error lines, without a
-// Node start and DuckDB load each.
+// The working forms' syncs, one failing form's sync and one config refusal run as real processes;
+// the other syncs and refusals, status, status --json and doctor run the CLI's `main` in-process
+// with their own stdout and stderr: the same commands and error lines, without a Node start and
+// DuckDB load each.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -62,14 +63,14 @@ function expectAbsent(text: string, what: string): void {
   for (const f of FORMS) expect(text.includes(f), `${what} holds the planted password`).toBe(false);
 }
 
-/** sync, status, status --json and doctor with one DOCS_ETL_BUDGET_URL; their output, checked. */
-async function runAll(name: string, url: string): Promise<CliResult[]> {
+/** sync (a real process unless `inProcess`), status, status --json and doctor with one DOCS_ETL_BUDGET_URL; their output, checked. */
+async function runAll(name: string, url: string, inProcess = false): Promise<CliResult[]> {
   const state = join(tmp.dir, name);
   const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', DOCS_ETL_BUDGET_URL: url, XDG_STATE_HOME: join(state, 'xdg'), LOG_LEVEL: 'debug' });
   const wh = ['--warehouse', join(state, 'wh', 'warehouse.duckdb')];
   const out: CliResult[] = [];
   for (const args of [['sync', ...wh], ['status', ...wh], ['status', '--json', ...wh], ['doctor', ...wh]]) {
-    const r = args[0] === 'sync' ? await runCli(args, env) : await runMain(args, env);
+    const r = args[0] === 'sync' && !inProcess ? await runCli(args, env) : await runMain(args, env);
     expectAbsent(r.stdout + r.stderr, `${name}: ${args[0]} ${args[1]}`);
     out.push(r);
   }
@@ -110,7 +111,8 @@ describe.skipIf(!HAVE_REDIS)('a Redis password in every form', () => {
     };
     // The forms are independent (each its own state folder): checked side by side, so the waits overlap.
     await Promise.all(Object.entries(forms).map(async ([name, url]) => {
-      const [sync, status, json, doctor] = await runAll(name, url);
+      // One of them a real process (its exit code and output as a user sees them).
+      const [sync, status, json, doctor] = await runAll(name, url, name !== 'dead-userinfo');
       expect(sync!.code, `${name}: ${sync!.stderr}`).toBe(1);
       expect(sync!.stderr).toMatch(/cannot use the budget store redis/);
       expect(status!.code).not.toBe(0);
@@ -120,13 +122,14 @@ describe.skipIf(!HAVE_REDIS)('a Redis password in every form', () => {
   }, 240_000);
 
   it('the config file\'s budget refuses a secret in any form: exit 2, one line naming DOCS_ETL_BUDGET_URL', async () => {
-    // Independent processes (each its own config file): side by side.
+    // Independent runs (each its own config file): side by side; the first a real process.
     const budgets = [`redis://:${PW}@127.0.0.1:1/0`, `redis://127.0.0.1:1/0?password=${PW}`, `rediss://127.0.0.1:1/0?sentinelPassword=${PW}`, `redis://${PW}@127.0.0.1:1/0`];
     await Promise.all(budgets.map(async (budget, i) => {
       const config = join(tmp.dir, `config-${i}.json`);
       writeFileSync(config, JSON.stringify({ projects: ['demo'], budget }));
       const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, XDG_STATE_HOME: join(tmp.dir, `config-xdg-${i}`) });
-      const r = await runCli(['sync', '--config', config, '--warehouse', join(tmp.dir, `config-wh-${i}`, 'w.duckdb')], env);
+      const args = ['sync', '--config', config, '--warehouse', join(tmp.dir, `config-wh-${i}`, 'w.duckdb')];
+      const r = i === 0 ? await runCli(args, env) : await runMain(args, env);
       expect(r.code, budget).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);

@@ -16,6 +16,7 @@ import { dayInZone } from '../../src/outputs/report/period.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { CHROMIUM, launchBrowser, openReport } from '../report/report-fixture.js';
 import { queryRows } from '../helpers/compare.js';
@@ -112,11 +113,12 @@ it('projects in different time zones are never summed on one axis: one line nami
   } finally {
     wh.close();
   }
-  const all = await runCli(['report', '--out', join(tmp.dir, 'all.html'), '--warehouse', warehouse], cliEnv({}));
+  // The first report above is a real process; these two run the CLI's main in-process (in-process-cli.ts).
+  const all = await runMain(['report', '--out', join(tmp.dir, 'all.html'), '--warehouse', warehouse], cliEnv({}));
   expect(all.code).toBe(2);
   expect(all.stderr.trim().split('\n')).toEqual([expect.stringContaining(
     `the warehouse's projects count their days in different time zones: ${[`${ZONE} (demo)`, 'UTC (other)'].sort().join(', ')}; a report sums days on one axis: write one per project with --project ID`)]);
-  const one = await runCli(['report', '--out', join(tmp.dir, 'other.html'), '--warehouse', warehouse, '--project', 'other'], cliEnv({}));
+  const one = await runMain(['report', '--out', join(tmp.dir, 'other.html'), '--warehouse', warehouse, '--project', 'other'], cliEnv({}));
   expect(one.code, one.stderr).toBe(0);
   expect(one.stdout).toContain('(UTC)');
 });

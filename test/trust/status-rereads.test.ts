@@ -3,6 +3,8 @@
 // default schedule (settle 24 h + 6 h after an interval ends) its settle read is two days overdue;
 // by a config that settles after 96 h nothing is due yet. A monitor running `status --check
 // --config` must not page about a schedule the team never configured.
+// The first check is a real process (the exit code a monitor sees); the others run the CLI's main
+// in-process (in-process-cli.ts: the same command and lines, without a Node start and DuckDB load each).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { keyFingerprint } from '../../src/core/secrets.js';
 import { runSync } from '../../src/sync/run/sync.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -47,10 +50,10 @@ function config(rereads?: string): string {
   return file;
 }
 
-const check = (args: string[]) => runCli(['status', '--check', '--max-age', '7d', ...args], cliEnv({ DOCS_API_KEY: KEY }));
+const check = (args: string[], real = false) => (real ? runCli : runMain)(['status', '--check', '--max-age', '7d', ...args], cliEnv({ DOCS_API_KEY: KEY }));
 
 it('by the default schedule, the settle read never made is reported overdue (exit 1, one line naming it)', async () => {
-  const r = await check(['--config', config()]);
+  const r = await check(['--config', config()], true);
   expect(r.code, r.stdout + r.stderr).toBe(1);
   expect(r.stdout + r.stderr).toMatch(/demo\/assistant_conversations: a due settle read \(.*\) is .* past its deadline/);
 });
