@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_CONSECUTIVE_429 } from '../../src/sync/api/analytics-client.js';
 import { MIN_PAGE_CAP } from '../../src/sync/plan/page-cap.js';
 import { query } from '../reliability/reliability-helpers.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import { cliEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectBoundedMemory, expectKeyAbsent, expectOneCleanLine, hostileServer, json, oneWindow, page, runMeasured, turns, type Hostile } from './hostile.js';
 
@@ -39,8 +40,9 @@ async function sync(name: string, s: Hostile) {
   return { dir, warehouse, r };
 }
 
+/** status --check in this process: the report is the command's (the syncs above are real processes). */
 async function expectFailingStream(warehouse: string): Promise<void> {
-  const check = await runCli(['status', '--check', '--warehouse', warehouse], cliEnv({ LOG_LEVEL: 'warn' }));
+  const check = await runMain(['status', '--check', '--warehouse', warehouse], cliEnv({ LOG_LEVEL: 'warn' }));
   expect(check.code).toBe(1);
   expect(check.stdout).toMatch(/unhealthy: .*demo\/assistant_conversations/);
   expect(check.stdout).not.toMatch(/demo\/feedback/);

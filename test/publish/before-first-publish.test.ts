@@ -6,9 +6,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
 import { holdDuckDb } from '../helpers/holder.js';
+import { runMain } from '../helpers/in-process-cli.js';
+import { smallSandboxOptions } from '../helpers/small-sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'mint_first_publish_key_01';
@@ -16,8 +18,9 @@ let sb: Sandbox;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
   tmp = tempDir('docs-etl-first-publish-');
-  // Latency: the first sync takes a few seconds, so readers run before its publish.
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 200, seed: 9, latencyMs: 100 }));
+  // Latency: the first sync takes a few seconds, so readers run before its publish. A small history
+  // (small-sandbox.ts): the readers' race with the first publish is the point, not its volume.
+  sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 200, seed: 9, latencyMs: 100 }));
 });
 afterAll(async () => {
   await sb.close();
@@ -54,10 +57,11 @@ describe('readers before the first publish', () => {
       expect(status.stderr).toBe('');
       expect(status.stdout).toContain(`read_path  ${join(dir, 'read', 'w.duckdb')}  (no read snapshot yet: the first sync publishes it)`);
       expect(status.stdout).toContain('sync       none running');
-      const json = await runCli(['status', '--json', '--warehouse', warehouse], env());
+      // The other two forms in this process (the report is the command's; a real process's above).
+      const json = await runMain(['status', '--json', '--warehouse', warehouse], env());
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject({ warehouse, read_path: join(dir, 'read', 'w.duckdb'), published: false, sync_running: null, streams: [] });
-      const check = await runCli(['status', '--check', '--warehouse', warehouse], env());
+      const check = await runMain(['status', '--check', '--warehouse', warehouse], env());
       expect(check.code).toBe(1);
       expect(check.stdout).toBe('unhealthy: no read snapshot yet: the first sync publishes it\n');
       // The writer's handle is undisturbed.

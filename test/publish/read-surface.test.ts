@@ -17,6 +17,7 @@ import { sqlFolder } from '../../src/warehouse/sql-files.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 
 const KEY = 'mint_read_surface_test_key';
 const HOUR = 3_600_000;
@@ -128,11 +129,12 @@ describe('the read catalog', () => {
     expect(q.code, q.stderr).toBe(0);
     expect(JSON.parse(q.stdout)).toEqual([{ n: Number(n) }]); // BIGINTs within 2^53 are JSON numbers
     expect(Number(n)).toBeGreaterThan(0);
+    // The refusals in this process: they are the query's, not the process's (a real one answered above).
     const file = join(readSurfaceDir(readPath), 'conversations', 'project_id=alpha', partsOf('conversations', 'alpha')[0]!);
-    const copy = await runCli(['query', '--warehouse', warehouse, `COPY (SELECT 1 AS x) TO '${file}' (FORMAT parquet)`], env);
+    const copy = await runMain(['query', '--warehouse', warehouse, `COPY (SELECT 1 AS x) TO '${file}' (FORMAT parquet)`], env);
     expect(copy.code).toBe(2);
     expect(copy.stderr).toMatch(/COPY statement is refused/);
-    const outside = await runCli(['query', '--warehouse', warehouse, `SELECT * FROM read_parquet('${join(tmp.dir, '*.parquet')}')`], env);
+    const outside = await runMain(['query', '--warehouse', warehouse, `SELECT * FROM read_parquet('${join(tmp.dir, '*.parquet')}')`], env);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/file system operations are disabled/);
   }, 60_000);
@@ -222,14 +224,15 @@ describe('the read catalog', () => {
   }, 60_000);
 
   it('a bad --read-surface, or a readGrace without a unit in the config, is one line and exit 2', async () => {
+    // In this process: the refusal is the sync command's parsing (a real process's exit 2: test/sync/cli.test.ts).
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'alpha', LOG_LEVEL: 'warn' });
-    const flag = await runCli(['sync', '--warehouse', join(tmp.dir, 'bad', 'w.duckdb'), '--read-surface', 'mirror'], env);
+    const flag = await runMain(['sync', '--warehouse', join(tmp.dir, 'bad', 'w.duckdb'), '--read-surface', 'mirror'], env);
     expect(flag.code).toBe(2);
     expect(flag.stderr.trim().split('\n')).toHaveLength(1);
     expect(flag.stderr).toMatch(/--read-surface.*mirror/);
     const file = join(tmp.dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ warehouse: join(tmp.dir, 'bad', 'w.duckdb'), readGrace: '5', projects: [{ id: 'alpha', apiKeyEnv: 'DOCS_API_KEY' }] }));
-    const cfg = await runCli(['sync', '--config', file], env);
+    const cfg = await runMain(['sync', '--config', file], env);
     expect(cfg.code).toBe(2);
     expect(cfg.stderr.trim().split('\n')).toHaveLength(1);
     expect(cfg.stderr).toMatch(/readGrace/);

@@ -6,11 +6,12 @@ import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process-cli.js';
 import { holdDuckDb } from '../helpers/holder.js';
 import { publishForReaders } from '../helpers/publish.js';
+import { smallSandboxOptions } from '../helpers/small-sandbox.js';
 import { copyBase, syncBase } from '../helpers/synced-base.js';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -22,7 +23,9 @@ let tmp: ReturnType<typeof tempDir>;
 let base: string;
 beforeAll(async () => {
   tmp = tempDir();
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 800, historyDays: 14, seed: 5, projects: ['demo', 'other', 'third'] }));
+  // A small history (small-sandbox.ts): the CLI syncs below read every pipeline, and what they
+  // assert is whole runs and who holds what, not volume.
+  sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 800, seed: 5, projects: ['demo', 'other', 'third'] }));
   base = await syncBase({ url: sb.url, key: KEY, projects: ['demo', 'other'] }, join(tmp.dir, 'base'));
 });
 afterAll(async () => {
@@ -109,9 +112,10 @@ describe('the read snapshot', () => {
     expect(sync.code, sync.stderr).toBe(0);
     expect(existsSync(readPath)).toBe(true);
     expect(existsSync(join(dir, 'read'))).toBe(false);
-    const status = await runCli(['status', '--json', '--config', config], env());
+    // The reader commands in this process (the config's reading is theirs, not the process's).
+    const status = await runMain(['status', '--json', '--config', config], env());
     expect((JSON.parse(status.stdout) as { read_path: string }).read_path).toBe(readPath);
-    const q = await runCli(['query', '--config', config, '--format', 'json', COUNT], env());
+    const q = await runMain(['query', '--config', config, '--format', 'json', COUNT], env());
     expect(q.code, q.stderr).toBe(0);
     expect(JSON.parse(q.stdout)).toEqual([{ n: turns(['demo']) }]);
   });
@@ -148,21 +152,22 @@ describe('docs-etl query', () => {
   });
   const warehouse = () => shared;
 
-  it('prints csv (not a terminal), json and a table', async () => {
+  it('prints csv (not a terminal, a real process), json and a table', async () => {
     const sql = "SELECT 'a,b' AS x, 2::BIGINT AS n, NULL AS z UNION ALL SELECT 'say \"hi\"', 3, 'é'";
     const csv = await runCli(['query', '--warehouse', warehouse(), sql], env());
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe('x,n,z\r\n"a,b",2,\r\n"say ""hi""",3,é\r\n');
-    const json = await runCli(['query', '--warehouse', warehouse(), '--format', 'json', sql], env());
+    // The other formats in this process: the formatting is the command's, not the process's.
+    const json = await runMain(['query', '--warehouse', warehouse(), '--format', 'json', sql], env());
     expect(JSON.parse(json.stdout)).toEqual([{ x: 'a,b', n: 2, z: null }, { x: 'say "hi"', n: 3, z: 'é' }]);
-    const table = await runCli(['query', '--warehouse', warehouse(), '--format', 'table', "SELECT project_id, count(*) AS turns FROM conversations WHERE project_id = 'demo' GROUP BY 1"], env());
+    const table = await runMain(['query', '--warehouse', warehouse(), '--format', 'table', "SELECT project_id, count(*) AS turns FROM conversations WHERE project_id = 'demo' GROUP BY 1"], env());
     expect(table.stdout.split('\n').slice(0, 3)).toEqual(['project_id  turns', '----------  -----', `demo        ${sb.truth('demo').length}`]);
   });
 
   it('reads the same views users query, from a --file', async () => {
     const file = join(tmp.dir, 'q.sql');
     writeFileSync(file, "SELECT sum(turns)::INTEGER AS turns FROM daily_unanswered_rate WHERE project_id = 'demo';\n");
-    const r = await runCli(['query', '--warehouse', warehouse(), '--file', file, '--format', 'json'], env());
+    const r = await runMain(['query', '--warehouse', warehouse(), '--file', file, '--format', 'json'], env());
     expect(JSON.parse(r.stdout)).toEqual([{ turns: sb.truth('demo').length }]);
   });
 
