@@ -1,25 +1,33 @@
 // Damaged local state: the shared request log, the warehouse file, the stored cursor, the Parquet
 // lake. Each is either recovered (and the data is still complete) or refused with one clear line
 // and exit 1, with nothing else touched. No warehouse data is ever lost.
-import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/core/secrets.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, testStateHome } from '../helpers/cli.js';
 import { expectedRows, scalar, warehouseRows } from '../helpers/compare.js';
+import { runMain } from '../helpers/in-process-cli.js';
+import { smallSandboxOptions } from '../helpers/small-sandbox.js';
+import { copyBase, syncBase } from '../helpers/synced-base.js';
 import { tempDir } from '../helpers/tmp.js';
 import { execute, query, sha256 } from './reliability-helpers.js';
 
 const KEY = 'mint_reliability_corrupt';
-// Catches a hang, not slowness: each case takes about 10 s alone, and the suite runs two files at a
-// time on a 2-core machine that may be shared (vitest.reliability.config.ts).
+// Catches a hang, not slowness: each case takes a few seconds alone, and the suite runs two files at
+// a time on a 2-core machine that may be shared (vitest.reliability.config.ts).
 const HANG = 120_000;
 let sb: Sandbox;
+// A first sync of `sb`, in-process, once: the damaged-log and damaged-warehouse cases copy it (their
+// point is the damage and the next command, not the first sync; the stale-lock case syncs from nothing).
+let base: string;
 const tmp = tempDir('docs-etl-corrupt-');
 beforeAll(async () => {
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 4000, seed: 81 }));
-});
+  // A small history: these cases are about damaged files, not volume.
+  sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], seed: 81 }));
+  base = await syncBase({ url: sb.url, key: KEY, projects: ['demo'] }, join(tmp.dir, 'base'));
+}, HANG);
 afterAll(async () => {
   await sb.close();
   tmp.cleanup();
@@ -44,8 +52,7 @@ describe('damaged request log (the shared budget file)', () => {
   ] as const) {
     it(`${name}: ${reported ? 'reported; ' : ''}the next sync starts a fresh log, completes, and writes a sound log again`, async () => {
       const dir = join(tmp.dir, `log-${name.replace(/\W+/g, '-')}`);
-      const warehouse = join(dir, 'w.duckdb');
-      expect((await sync(warehouse)).code).toBe(0);
+      const warehouse = await copyBase(base, dir, { surface: 'none' });
       const log = join(dir, 'budget', `${keyFingerprint(KEY)}.json`);
       expect(existsSync(log)).toBe(true);
       damage(log);
@@ -92,11 +99,13 @@ describe('a warehouse file that is not a DuckDB database', () => {
     return good;
   }
   beforeAll(async () => {
-    good = join(tmp.dir, 'good', 'w.duckdb');
-    expect((await sync(good)).code).toBe(0);
+    good = await copyBase(base, join(tmp.dir, 'good'), { surface: 'none' });
   }, HANG);
 
   for (const [name, make, message] of cases) {
+    // The first case runs the built CLI (what a user sees: the process's exit code and stderr); the
+    // others the same `main` in-process, without a Node start and DuckDB load per command.
+    const run = name === cases[0]![0] ? runCli : runMain;
     it(`${name}: sync, status and export-parquet say so in one line, exit 1, and touch nothing`, async () => {
       const dir = join(tmp.dir, `bad-${name}`);
       mkdirSync(dir, { recursive: true });
@@ -109,7 +118,7 @@ describe('a warehouse file that is not a DuckDB database', () => {
         ['status', '--warehouse', path],
         ['export-parquet', '--warehouse', path, '--out', join(dir, 'lake')],
       ]) {
-        const r = await runCli(args, env());
+        const r = await run(args, env());
         expect(r.code, `${args[0]}: ${r.stderr}`).toBe(1);
         expect(oneLine(r.stderr), args[0]).toHaveLength(1);
         expect(r.stderr, args[0]).toMatch(message);
@@ -128,20 +137,24 @@ describe('a stored cursor the API rejects', () => {
   // Its own sandbox: 4,000 turns in the last half hour, so a first sync's head window (the last hour)
   // holds four pages and a budget of two stops it halfway, with its cursor stored.
   let recent: Sandbox;
+  // One sync stopped on budget after 2 of 4 pages (an open window with a cursor), in-process: each
+  // case damages a copy of it.
+  const open = join(tmp.dir, 'cursor-open');
   beforeAll(async () => {
     recent = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 4000, seed: 82, historyDays: 0.02 }));
-  });
+    const first = await runMain(['sync', '--warehouse', join(open, 'w.duckdb'), '--rate-limit', '2/1h', '--max-wait', '0s'], recentEnv());
+    expect(first.code, first.stderr).toBe(3);
+    const [state] = await query(join(open, 'w.duckdb'), 'SELECT cursor, pages FROM sync_state');
+    expect(state).toMatchObject({ pages: 2 });
+    expect(state!.cursor).toEqual(expect.any(String));
+  }, HANG);
   afterAll(() => recent.close());
   const recentEnv = (over: Record<string, string> = {}) => ({ ...env(over), DOCS_API_BASE_URL: recent.url });
   for (const [name, cursor] of [['garbage', 'not-a-cursor; DROP TABLE x'], ['unknown ULID', '01ARZ3NDEKTSV4RRFFQ69G5FAV']] as const) {
     it(`${name}: the window restarts from its start and the data is complete`, async () => {
-      const warehouse = join(tmp.dir, `cursor-${name.replace(/\W+/g, '-')}`, 'w.duckdb');
-      // Stop on budget after 2 of 4 pages: an open window with a cursor.
-      const first = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '2/1h', '--max-wait', '0s'], recentEnv());
-      expect(first.code, first.stderr).toBe(3);
-      const [open] = await query(warehouse, 'SELECT cursor, pages FROM sync_state');
-      expect(open).toMatchObject({ pages: 2 });
-      expect(open!.cursor).toEqual(expect.any(String));
+      const dir = join(tmp.dir, `cursor-${name.replace(/\W+/g, '-')}`);
+      cpSync(open, dir, { recursive: true });
+      const warehouse = join(dir, 'w.duckdb');
       await execute(warehouse, `UPDATE sync_state SET cursor = '${cursor.replaceAll("'", "''")}'`);
       const r = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '10000/1h'], recentEnv({ LOG_LEVEL: 'info' }));
       expect(r.code, r.stderr).toBe(0);

@@ -6,9 +6,12 @@ import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
+import { runMain } from '../helpers/in-process-cli.js';
+import { smallSandboxOptions } from '../helpers/small-sandbox.js';
+import { syncBase } from '../helpers/synced-base.js';
 import { tempDir } from '../helpers/tmp.js';
 import { sha256 } from './reliability-helpers.js';
 
@@ -19,8 +22,12 @@ const warehouse = join(tmp.dir, 'w.duckdb');
 const lake = join(tmp.dir, 'lake');
 let warehouseSha = '';
 
-const exportLake = (...extra: string[]) =>
-  runCli(['export-parquet', '--warehouse', warehouse, '--out', lake, ...extra], cliEnv({ LOG_LEVEL: 'info' }));
+const exportArgs = (extra: string[]) => ['export-parquet', '--warehouse', warehouse, '--out', lake, ...extra];
+// The built CLI, as a user runs it (its exit code, stdout and stderr lines).
+const exportLake = (...extra: string[]) => runCli(exportArgs(extra), cliEnv({ LOG_LEVEL: 'info' }));
+// The same `main` in-process, without a Node start and DuckDB load: for the cases whose point is the
+// lake the export leaves, not the process.
+const exportInProcess = (...extra: string[]) => runMain(exportArgs(extra), cliEnv({ LOG_LEVEL: 'info' }));
 
 function files(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -56,10 +63,10 @@ async function expectLakeEqualsWarehouse() {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 4000, seed: 91 }));
-  const r = await runCli(['sync', '--warehouse', warehouse], cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'warn' }));
-  expect(r.code, r.stderr).toBe(0);
-  const e = await exportLake();
+  // A small history (a week: a partition per day), synced in-process: the first sync is only setup.
+  sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], seed: 91 }));
+  await syncBase({ url: sb.url, key: KEY, projects: ['demo'] }, tmp.dir);
+  const e = await exportInProcess();
   expect(e.code, e.stderr).toBe(0);
   warehouseSha = sha256(warehouse);
 }, 60_000);
@@ -97,7 +104,7 @@ describe('a half-written lake', () => {
 
   it('a lock left by a dead export is taken over', async () => {
     writeFileSync(join(lake, '_docs_etl', 'lock'), JSON.stringify({ pid: 2 ** 22 + 17, host: hostname(), startedAt: new Date(0).toISOString(), instance: 'gone' }));
-    const r = await exportLake();
+    const r = await exportInProcess();
     expect(r.code, r.stderr).toBe(0);
     await expectLakeEqualsWarehouse();
   }, 30_000);
@@ -105,7 +112,7 @@ describe('a half-written lake', () => {
   it('a truncated data file under its final name is noticed by its size and rewritten by the next export', async () => {
     const victim = files(join(lake, 'conversations')).find((f) => f.endsWith('part-0.parquet'))!;
     truncateSync(victim, Math.floor(statSync(victim).size / 2));
-    const r = await exportLake();
+    const r = await exportInProcess();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ 1 partition\(s\) written/);
     await expectLakeEqualsWarehouse();
@@ -116,7 +123,7 @@ describe('a half-written lake', () => {
     const buf = readFileSync(victim);
     buf.fill(0x41, 0, Math.min(buf.length, 64));
     writeFileSync(victim, buf);
-    const r = await exportLake('--full');
+    const r = await exportInProcess('--full');
     expect(r.code, r.stderr).toBe(0);
     await expectLakeEqualsWarehouse();
   }, 30_000);
