@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
+import { smallSandboxOptions } from '../helpers/small-sandbox.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process-cli.js';
 import { expectedRows, warehouseRows } from '../helpers/compare.js';
@@ -42,8 +43,9 @@ async function runs(warehouse: string) {
 describe('docs-etl schedule', () => {
   it('runs on each seconds tick, skips ticks while a slower run is going, never overlaps', async () => {
     tmp = tempDir();
-    // Each request takes 700 ms, so a run (≥ 2 requests) is slower than the 1 s interval.
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 1500, seed: 41, latencyMs: 700 }));
+    // Each request takes 700 ms, so a run (≥ 2 requests) is slower than the 1 s interval. A week of
+    // history (smallSandboxOptions): the ticks are the point, not the volume of the first run.
+    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 1500, seed: 41, latencyMs: 700 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     const lake = join(tmp.dir, 'lake');
@@ -87,10 +89,11 @@ describe('docs-etl schedule', () => {
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
     tmp = tempDir();
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 9000, seed: 42, latencyMs: 400 }));
+    // 3,000 turns in a week: one backfill window of 3 pages, enough to stop in its middle.
+    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 42, latencyMs: 400 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
-    // One head, then the whole history as one backfill window of 9 pages.
+    // One head, then the whole history as one backfill window of 3 pages.
     const wide = ['--from', new Date(Date.now() - 31 * 86_400_000).toISOString(), '--max-window', '32d'];
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     // Stop once at least two pages were requested: the run is in the middle of its window.
@@ -107,20 +110,20 @@ describe('docs-etl schedule', () => {
     const [stopped] = await runs(warehouse);
     expect(stopped).toMatchObject({ status: 'stopped' });
     expect(stopped!.pages).toBeGreaterThan(0);
-    expect(stopped!.pages).toBeLessThan(10);
-    // The resume's own pace is not in question: no latency for it (10 pages × 400 ms).
+    expect(stopped!.pages).toBeLessThan(4);
+    // The resume's own pace is not in question: no latency for it.
     sb.configure({ latencyMs: 0 });
     const again = await runCli(['sync', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming open window/);
     expect(await warehouseRows(warehouse, 'demo')).toEqual(expectedRows(sb.truth('demo')));
-    // Resumed, not restarted: the backfill window's 9 pages in all, plus one head per run.
-    expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(9 + 2);
+    // Resumed, not restarted: the backfill window's 3 pages in all, plus one head per run.
+    expect(sb.requestLog(KEY).filter((x) => x.status === 200).length).toBe(3 + 2);
   }, 90_000);
 
   it('a failing run is logged with its reason and the scheduler keeps going', async () => {
     tmp = tempDir();
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 100, seed: 43 }));
+    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 100, seed: 43 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'no-such-project', LOG_LEVEL: 'info' });
     const child = spawnCli(['schedule', '--cron', '* * * * * *', '--warehouse', warehouse], env);
@@ -141,10 +144,10 @@ describe('docs-etl schedule', () => {
   it('a second signal exits at once; the warehouse stays consistent', async () => {
     tmp = tempDir();
     // A small history: what is asked is that the resume after the hard exit ends equal to the truth.
-    sb = await startSandbox(defaultSandboxOptions({ apiKeys: [KEY], conversations: 2000, seed: 44, latencyMs: 3000 }));
+    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 2000, seed: 44, latencyMs: 3000 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
-    // One head, then the whole history as one backfill window of 9 pages.
+    // One head, then the whole history as one backfill window of 2 pages.
     const wide = ['--from', new Date(Date.now() - 31 * 86_400_000).toISOString(), '--max-window', '32d'];
     const child = spawnCli(['schedule', '--cron', '0 0 1 1 *', '--run-now', '--warehouse', warehouse, '--rate-limit', '1000/1h', ...wide], env);
     const sandbox = sb;

@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { defaultSandboxOptions, startSandbox, type Sandbox } from '../../src/tools/sandbox/index.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { refusingUrl, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.js';
 
@@ -41,9 +42,13 @@ it('up, down, key rejected, up: one failed then one recovered; a refusing and a 
   // down to the shortest window: --max-window 1m makes that one window, so a down run takes one
   // window's retries (about 10 s), not six windows' (about 60 s). Alerts do not depend on windows
   // nor on why a run failed: the other failed runs are a rejected key (401, no retries: at once).
-  const sync = async (hook: string, extra: string[] = [], key = KEY) => {
+  // The alert's state and deliveries are the point of the first three syncs: they run through the
+  // CLI's own main in-process (the same command, output and exit code, without a Node start each).
+  // The last three are real processes: a delivery that fails or never answers must not hold the
+  // process's exit, and the deadline is measured against a real run (up2).
+  const sync = async (hook: string, extra: string[] = [], key = KEY, run: typeof runCli = runCli) => {
     const started = Date.now();
-    const r = await runCli(['sync', '--warehouse', warehouse, '--config', config, ...extra], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: key, OPS_HOOK_URL: hook }));
+    const r = await run(['sync', '--warehouse', warehouse, '--config', config, ...extra], cliEnv({ DOCS_API_BASE_URL: baseUrl, DOCS_API_KEY: key, OPS_HOOK_URL: hook }));
     const out = r.stdout + r.stderr;
     for (const secret of [KEY, WRONG_KEY, sink.url, hanging.url, 's3cr3t-token', 'refused-token']) expect(out).not.toContain(secret);
     return { ...r, ms: Date.now() - started, out };
@@ -53,14 +58,14 @@ it('up, down, key rejected, up: one failed then one recovered; a refusing and a 
     sb = undefined;
   };
 
-  const up1 = await sync(sink.url);
+  const up1 = await sync(sink.url, [], KEY, runMain);
   expect(up1.code, up1.stderr).toBe(0);
   await down();
-  const down1 = await sync(sink.url, ONE_WINDOW);
+  const down1 = await sync(sink.url, ONE_WINDOW, KEY, runMain);
   expect(down1.code).toBe(1);
   sb = await startSandbox({ ...options, port });
   // Failing again, for another reason: still the one `failed` alert.
-  const down2 = await sync(sink.url, [], WRONG_KEY);
+  const down2 = await sync(sink.url, [], WRONG_KEY, runMain);
   expect(down2.code).toBe(1);
   expect(down2.out).toMatch(/rejected \(401\)/);
   const up2 = await sync(sink.url);

@@ -8,6 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { defaultSandboxOptions, startSandbox } from '../../src/tools/sandbox/index.js';
 import { cliEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { publishForReaders } from '../helpers/publish.js';
 import { waitFor } from '../helpers/wait.js';
@@ -24,8 +25,10 @@ afterAll(() => tmp.cleanup());
 const env = () => cliEnv({});
 
 describe('docs-etl report (CLI)', () => {
-  // Independent child processes: run side by side.
-  it.concurrent.for<[string[], RegExp]>([
+  // Usage errors, found before anything is opened: the CLI's own main in-process (the same parsing
+  // and one-line error, without a Node start each); the missing and outdated warehouse below, and
+  // the reports written, are real processes.
+  it.for<[string[], RegExp]>([
     [['report'], /required option '--out <file>' not specified/],
     [['report', '--out', ''], /--out.*must not be empty/],
     [['report', '--out', 'r.html', '--since', '30'], /--since.*give a unit, e\.g\. 30d/],
@@ -34,7 +37,7 @@ describe('docs-etl report (CLI)', () => {
     [['report', '--out', 'r.html', '--since', '0d'], /must be positive/],
     [['report', '--out', 'r.html', '--warehouse', ''], /--warehouse is empty/],
   ])('bad usage %j: one clear line, exit 2', async ([args, message], { expect }) => {
-    const r = await runCli(args, env());
+    const r = await runMain(args, env());
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -43,10 +46,10 @@ describe('docs-etl report (CLI)', () => {
   it('an unknown project or a directory as --out: one line, exit 2, nothing written', async () => {
     const dir = join(tmp.dir, 'usage');
     mkdirSync(dir);
-    const unknown = await runCli(['report', '--out', join(dir, 'r.html'), '--warehouse', warehouse, '--project', 'nope'], env());
+    const unknown = await runMain(['report', '--out', join(dir, 'r.html'), '--warehouse', warehouse, '--project', 'nope'], env());
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe('docs-etl: project "nope" is not in the warehouse (it has: demo)\n');
-    const isDir = await runCli(['report', '--out', dir, '--warehouse', warehouse], env());
+    const isDir = await runMain(['report', '--out', dir, '--warehouse', warehouse], env());
     expect(isDir.code).toBe(2);
     expect(isDir.stderr).toMatch(/^docs-etl: --out .* is a directory: give a file name such as .*\/report\.html\n$/);
     expect(readdirSync(dir)).toEqual([]);
@@ -113,7 +116,7 @@ describe('docs-etl report (CLI)', () => {
     expect(readFileSync(out, 'utf8')).toContain(`data-metric="turns" data-value="${turns}"`);
     expect(readdirSync(dir).filter((f) => f.includes('report'))).toEqual(['report.html']);
     await sb.close();
-    const bad = await runCli(['schedule', '--report', dir], env());
+    const bad = await runMain(['schedule', '--report', dir], env());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^docs-etl: --report .* is a directory/);
   }, 90_000);

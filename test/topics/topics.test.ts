@@ -12,6 +12,7 @@ import { gapTruthOf } from '../../src/tools/sandbox/gap-questions.js';
 import { DEFAULT_TOPIC_SETTINGS } from '../../src/outputs/topics/topic-settings.js';
 import { runTopicStep } from '../../src/outputs/topics/topic-step.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process-cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { KEY, PROJECT, syncedWarehouse } from '../report/report-fixture.js';
@@ -182,20 +183,22 @@ describe('gap topics', () => {
 
   it('docs-etl topics prints the top topics as json, csv and a table; --rebuild recomputes them', async () => {
     const env = cliEnv({ DOCS_API_KEY: KEY });
+    // The first as the built CLI (a real process: its stdout and exit code); the others through the
+    // CLI's own main in-process (the same parsing, command and error path, without a Node start each).
     const json = await runCli(['topics', '--warehouse', warehouse, '--format', 'json', '--limit', '5'], env);
     expect(json.code).toBe(0);
     const list = JSON.parse(json.stdout) as Row[];
     expect(list.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
     const db = await rows(warehouse, 'SELECT topic_id, label, turns FROM gap_topics_top ORDER BY rank LIMIT 5');
     expect(list.map((r) => [r.topic_id, r.label, Number(r.turns)])).toEqual(db.map((r) => [r.topic_id, r.label, Number(r.turns)]));
-    const csv = await runCli(['topics', '--warehouse', warehouse, '--format', 'csv', '--limit', '3'], env);
+    const csv = await runMain(['topics', '--warehouse', warehouse, '--format', 'csv', '--limit', '3'], env);
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\r\n')[0]).toMatch(/^project_id,rank,topic_id,language,label,turns,conversations/);
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(4);
-    const table = await runCli(['topics', '--warehouse', warehouse, '--format', 'table', '--limit', '3'], env);
+    const table = await runMain(['topics', '--warehouse', warehouse, '--format', 'table', '--limit', '3'], env);
     expect(table.stdout.split("\n")[0]).toMatch(/^proje\S*\s+rank\s+topic\S*\s+langu/);
     expect(table.stdout.split("\n")[1]).toMatch(/^-+ +-+/);
-    const rebuilt = await runCli(['topics', '--rebuild', '--warehouse', warehouse, '--format', 'json', '--limit', '5'], env);
+    const rebuilt = await runMain(['topics', '--rebuild', '--warehouse', warehouse, '--format', 'json', '--limit', '5'], env);
     expect(rebuilt.code).toBe(0);
     expect(rebuilt.stderr).toMatch(/demo: [\d,]+ topics from [\d,]+ questions \([\d,]+ turns\) in [\d.]+s, peak RSS \d+ MB/);
     // Recomputed from the same turns: the same topics under the same ids.
@@ -211,10 +214,10 @@ describe('gap topics', () => {
       rc.closeSync();
       read.closeSync();
     }
-    const bad = await runCli(['topics', '--warehouse', warehouse, '--format', 'xml'], env);
+    const bad = await runMain(['topics', '--warehouse', warehouse, '--format', 'xml'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
-    const period = await runCli(['topics', '--warehouse', warehouse, '--topic-period', '30d'], env);
+    const period = await runMain(['topics', '--warehouse', warehouse, '--topic-period', '30d'], env);
     expect(period.code).toBe(2);
     expect(period.stderr).toMatch(/--topic-period applies with --rebuild/);
   }, 120_000);
