@@ -89,8 +89,10 @@ describe('docs-etl schedule', () => {
 
   it('SIGTERM mid-run commits the page in flight, exits 0, and the next start resumes exactly', async () => {
     tmp = tempDir();
-    // 3,000 turns in a week: one backfill window of 3 pages, enough to stop in its middle.
-    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 42, latencyMs: 400 }));
+    // 3,000 turns in a week: one backfill window of 3 pages. 1 s per request: the SIGTERM, sent once
+    // the first page is requested, has two pages' time (2 s, waits, not CPU) to land before the
+    // window could end on a loaded machine.
+    sb = await startSandbox(smallSandboxOptions({ apiKeys: [KEY], conversations: 3000, seed: 42, latencyMs: 1000 }));
     const warehouse = join(tmp.dir, 'w.duckdb');
     const env = cliEnv({ DOCS_API_BASE_URL: sb.url, DOCS_API_KEY: KEY, DOCS_PROJECT_ID: 'demo', LOG_LEVEL: 'info' });
     // One head, then the whole history as one backfill window of 3 pages.
