@@ -34,8 +34,8 @@ export function testStateHome(): string {
 }
 
 // Node's compile cache for the children (a test harness setting, not the CLI's: the CLI writes
-// nothing outside state/). The suite starts about a thousand CLI processes, each compiling the same
-// ~300 modules; with the cache each reads them compiled (about 70 ms of CPU less per process,
+// nothing outside state/). The suite starts hundreds of CLI processes, each compiling the same ~300
+// modules; with the cache each reads them compiled (about 70 ms of CPU less per process,
 // measured on a sync). Keyed by file content and Node version, so a stale entry is never used.
 const COMPILE_CACHE = join(tmpdir(), 'docs-etl-test-compile-cache');
 
