@@ -15,7 +15,7 @@ export interface BenchArgs {
   budgetProcesses: number;
   keep: boolean;
   /** `day`: the virtual-day scenario of the request planner (day-main.ts); absent: the full-sync bench. */
-  scenario?: 'day' | 'topics' | 'topics-quality';
+  scenario?: 'day' | 'topics' | 'topics-sync' | 'topics-quality';
   /** Turns a day of the scenario's traffic, one scenario per rate. */
   rates: number[];
   /** Days of hourly runs after the first run; the last is the steady state. */
@@ -53,7 +53,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     .option('--budget-turns <n>', 'history per project of the budget measurement (must outlast the run)', intArg(1000, 1_000_000), 700_000)
     .option('--budget-processes <n>', 'sync processes sharing the budget in the budget measurement', intArg(1, 8), 1)
     .option('--keep', 'keep the work directory (warehouse, page files)', false)
-    .addOption(new Option('--scenario <name>', 'run a scenario instead: day = a virtual day of hourly runs per rate (issue 16); topics = the gap topic step at --topic-turns; topics-quality = the topics on the labelled sets').choices(['day', 'topics', 'topics-quality']))
+    .addOption(new Option('--scenario <name>', 'run a scenario instead: day = a virtual day of hourly runs per rate (issue 16); topics = the gap topic step at --topic-turns; topics-sync = whole hourly syncs with the first of --topic-turns in the period; topics-quality = the topics on the labelled sets').choices(['day', 'topics', 'topics-sync', 'topics-quality']))
     .option('--rates <list>', 'turns a day of the day scenario, comma-separated', parseRates, [30_000, 100_000, 1_000_000])
     .option('--topic-turns <list>', 'unanswered turns of the topics scenario (topic step time and peak RSS), comma-separated', parseRates, [100_000, 1_000_000])
     .option('--topic-distinct <n>', 'distinct questions the topics scenario\'s period draws from, e.g. 200k with --topic-turns 1m (default: nearly every turn its own)', (v) => parseRates(v)[0]!)

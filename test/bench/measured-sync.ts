@@ -24,6 +24,8 @@ export interface MeasuredSyncInput {
   /** DuckDB's memory_limit and threads of the sync (unset: the product's defaults). */
   memoryLimit?: string;
   threads?: number;
+  /** Every pipeline `docs-etl sync` runs by default (its whole hourly run); unset: the assistant pipeline only. */
+  allPipelines?: boolean;
 }
 
 export interface MeasuredSync {
@@ -55,7 +57,7 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
       ...(input.threads ? { threads: input.threads } : {}),
       // The assistant pipeline: its pages are what DuckDB's reader loads beside it (the ceiling),
       // and its turns are what the ideal request count is computed from.
-      pipelines: ['assistant_conversations'],
+      ...(input.allPipelines ? {} : { pipelines: ['assistant_conversations'] }),
     },
     { DOCS_API_BASE_URL: input.baseUrl, DOCS_API_KEY: apiKey, DOCS_ETL_BUDGET_DIR: input.budgetDir },
   );

@@ -20,9 +20,10 @@ const CHILD = fileURLToPath(new URL('./topics-child.js', import.meta.url));
 const HOUR_MS = 3_600_000;
 const HOURS = 2;
 /** An hour of 100,000 turns a day, every one unanswered (the worst case for the step). */
-const HOURLY_TURNS = Math.round(100_000 / 24);
+export const HOURLY_TURNS = Math.round(100_000 / 24);
 
-function child(args: string[]): Promise<Record<string, unknown>> {
+/** Runs topics-child.ts (`gen`, `step`, `hour`) in a fresh process with the launcher's memory settings; its JSON line. */
+export function child(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [...MEMORY_FLAGS, CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...MEMORY_ENV } });
     let out = '';
