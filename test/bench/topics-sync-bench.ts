@@ -30,6 +30,9 @@ const TARGET_MB = 300;
 
 interface RunRow {
   run: number; exitCode: number; wallS: number; peakRssMb: number | null; pages: number;
+  /** Where the wall time went (s): the child's start and module loading (wall less runSync), the
+   * fetch (its merge overlaps it), the merge, the publish; the topic step is `step.durationS`. */
+  startS: number; fetchS: number; mergeS: number; publishS: number;
   step: { mode: string; status: string; questions: number; durationS: number; stepPeakMb: number } | null;
 }
 
@@ -55,6 +58,7 @@ export async function topicsSyncBench(args: BenchArgs): Promise<void> {
       rows.push({
         run, exitCode: r.exitCode, wallS: r.wallMs / 1000, peakRssMb: r.peakRssKb === null ? null : r.peakRssKb / 1024,
         pages: r.runs.reduce((n, x) => n + x.pages, 0), step: await lastStep(warehouse),
+        startS: (r.wallMs - r.syncMs) / 1000, fetchS: r.timing.fetchMs / 1000, mergeS: r.timing.mergeMs / 1000, publishS: r.timing.publishMs / 1000,
       });
     }
     print(turns, rows);
@@ -83,9 +87,10 @@ async function lastStep(path: string): Promise<RunRow['step']> {
 function print(turns: number, rows: RunRow[]): void {
   const f1 = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(1));
   process.stdout.write(`\nhourly sync, ${turns.toLocaleString('en-US')} unanswered turns in the period (distinct questions), every pipeline, sandbox at 100,000 turns a day\n`);
-  process.stdout.write('run | exit | pages | wall s | peak RSS MB | topic step: mode, status, questions, s, its peak MB\n');
+  process.stdout.write('run | exit | pages | wall s | start s | fetch s | merge s | publish s | peak RSS MB | topic step: mode, status, questions, s, its peak MB\n');
   for (const r of rows) {
-    process.stdout.write(`${r.run} | ${r.exitCode} | ${r.pages} | ${f1(r.wallS)} | ${f1(r.peakRssMb)} | ${r.step ? `${r.step.mode}, ${r.step.status}, ${r.step.questions}, ${f1(r.step.durationS)}, ${f1(r.step.stepPeakMb)}` : '–'}\n`);
+    const step = r.step ? `${r.step.mode}, ${r.step.status}, ${r.step.questions}, ${f1(r.step.durationS)}, ${f1(r.step.stepPeakMb)}` : '–';
+    process.stdout.write(`${r.run} | ${r.exitCode} | ${r.pages} | ${f1(r.wallS)} | ${f1(r.startS)} | ${f1(r.fetchS)} | ${f1(r.mergeS)} | ${f1(r.publishS)} | ${f1(r.peakRssMb)} | ${step}\n`);
   }
   const peak = Math.max(...rows.map((r) => r.peakRssMb ?? Infinity));
   process.stdout.write(`target: every hourly run's peak RSS <= ${TARGET_MB} MB: ${peak <= TARGET_MB ? 'met' : 'NOT met'} (max ${f1(peak)} MB)\n`);
