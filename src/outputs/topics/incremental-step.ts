@@ -55,16 +55,30 @@ async function place(
 ): Promise<IncrementalResult> {
   if (dropDeparted) await runScript(conn, 'drop-departed', p, phases);
   await runScript(conn, 'new-turns', p, phases, each);
-  await runScript(conn, 'new-questions', { ...p, cap }, phases, each);
-  const [c] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM gap_newq) AS placed,
-    (SELECT count(DISTINCT qhash) FROM gap_new WHERE qhash NOT IN (SELECT qhash FROM gap_topic_questions WHERE project_id = $project)) AS fresh`,
-  { project: p.project! })).getRowObjectsJS();
-  const total = Number(c!.placed);
-  phases.mark('count new questions');
+  const { total, fresh } = await newQuestions(conn, p, cap, phases, each);
   const placed = await placeNewQuestions(conn, p.project!, now, total, DEFAULT_CLUSTER_OPTIONS, phases);
   // The new topics' pages and sources by the statements the full step's write shares (top-pages.sql).
   for (const file of ['refresh-topics', 'top-pages', 'insert-new-topics']) await runScript(conn, file, p, phases, each);
   await dropTempTables(conn, PLACEMENT_TABLES);
   phases.mark('drop temp tables');
-  return { questions: placed.questions, questionsSkipped: Number(c!.fresh) - total, newTopics: placed.newTopics };
+  return { questions: placed.questions, questionsSkipped: fresh - total, newTopics: placed.newTopics };
+}
+
+/**
+ * The new questions no topic holds yet (`fresh`), the `cap` most asked of them numbered in gap_newq
+ * (`total`). The cut (new-questions.sql) is read here and bound into new-questions-pick.sql as values,
+ * not a LIMIT of a subquery.
+ */
+export async function newQuestions(
+  conn: DuckDBConnection, p: Record<string, string>, cap: number, phases: StepPhases, each?: StatementRunner,
+): Promise<{ total: number; fresh: number }> {
+  await runScript(conn, 'new-questions', { ...p, cap }, phases, each);
+  const [cut] = (await conn.runAndReadAll('SELECT t, above, (SELECT count(*) FROM gap_qn_n) AS fresh FROM gap_qn_cut')).getRowObjectsJS();
+  await dropTempTables(conn, ['gap_qn_cut']);
+  const t = cut!.t == null ? null : Number(cut!.t);
+  const take = t === null ? 0 : (cap - Number(cut!.above)) * t;
+  await runScript(conn, 'new-questions-pick', { project: p.project!, t, take }, phases, each);
+  const total = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM gap_newq')).getRowObjectsJS()[0]!.n);
+  phases.mark('count new questions');
+  return { total, fresh: Number(cut!.fresh) };
 }

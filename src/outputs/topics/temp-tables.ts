@@ -20,7 +20,7 @@ const FILLED = {
 } as const;
 
 /** Tables sql/topics files create (CREATE OR REPLACE TEMP TABLE … AS a query). */
-const QUERIED = ['topic_keys', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex', 'gap_new', 'gap_newq', 'gap_qn'] as const;
+const QUERIED = ['topic_keys', 'gap_turns', 'gap_held', 'gap_hn', 'gap_hn_cut', 'gap_hn_pick', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex', 'gap_new', 'gap_newq', 'gap_qn', 'gap_qn_n', 'gap_qn_cut', 'gap_qn_pick'] as const;
 
 export type FilledTable = keyof typeof FILLED;
 export type TopicTempTable = FilledTable | (typeof QUERIED)[number];
@@ -29,8 +29,8 @@ export type TopicTempTable = FilledTable | (typeof QUERIED)[number];
 export const TOPIC_TEMP_TABLES: readonly TopicTempTable[] = [...(Object.keys(FILLED) as FilledTable[]), ...QUERIED];
 
 /** The full re-clustering's own tables, and the incremental placement's. */
-export const FULL_STEP_TABLES: readonly TopicTempTable[] = ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex'];
-export const PLACEMENT_TABLES: readonly TopicTempTable[] = ['gap_new', 'gap_newq', 'new_topics', 'new_q', 'batch_terms', 'q_vec', 'batch_placed', 'batch_topics'];
+export const FULL_STEP_TABLES: readonly TopicTempTable[] = ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_held', 'gap_hn', 'gap_hn_cut', 'gap_hn_pick', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex'];
+export const PLACEMENT_TABLES: readonly TopicTempTable[] = ['gap_new', 'gap_newq', 'gap_qn_n', 'gap_qn_cut', 'gap_qn_pick', 'new_topics', 'new_q', 'batch_terms', 'q_vec', 'batch_placed', 'batch_topics'];
 
 /** (Re)creates one of the tables the JS side fills, empty, with its declared columns. */
 export async function createTempTable(conn: DuckDBConnection, name: FilledTable): Promise<void> {

@@ -23,6 +23,7 @@ import { retryAtWholeLimit } from '../../warehouse/memory-pool.js';
 import { messageOf } from '../../core/errors.js';
 import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, type Question } from './cluster-questions.js';
 import { placeNewTurns, runScript, type StatementRunner } from './incremental-step.js';
+import { readHeldQuestions } from './held-questions.js';
 import { describeTopics, distinctiveTerms } from './topic-representation.js';
 import { saveTopicState } from './topic-state.js';
 import type { TopicSettings } from './topic-settings.js';
@@ -144,6 +145,8 @@ export async function runTopicStep(
     phases.mark('full: gap turns, question count');
     // The in-memory part in its own function: its questions and clustering are garbage before the tail.
     const held = await clusterHeld(conn, { projectId, p, weekParams, now, force, cap: Math.min(settings.maxQuestions, FULL_CLUSTER_CAP), each }, phases, sample);
+    // The in-memory part's tables are done with: freed before the tail (which reads conversations).
+    await dropTempTables(conn, FULL_STEP_TABLES);
     // The questions over the in-memory cap: placed in batches, as an hourly step places its new ones.
     const tail = await placeNewTurns(conn, weekParams, now, Math.max(0, settings.maxQuestions - held.questions), false, phases, each);
     const topics = await topicCount();
@@ -177,8 +180,8 @@ interface HeldStep {
  */
 async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhases, sample: () => void): Promise<{ questions: number; kept: number }> {
   const { projectId, p, weekParams, now, force, cap, each } = s;
-  // Read as columns, not one object per question: up to maxQuestions of them.
-  const cols = (await conn.runAndReadAll(...statement('questions', { ...p, cap }))).getColumnsObjectJS();
+  // Read as columns, not one object per question: up to maxQuestions of them (gap_turns narrowed to theirs).
+  const cols = await readHeldQuestions(conn, p, cap, each);
   phases.mark('full: read questions');
   // Incremental: questions start in their previous topic (a rebuild starts from nothing).
   const previous = new Map<string, number>();
