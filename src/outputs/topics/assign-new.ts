@@ -3,8 +3,9 @@
 // most similar when it reaches the join threshold; the others are grouped among themselves
 // (cluster-questions.ts over the batch) into new topics. The work is done in batches of BATCH
 // questions read from DuckDB, at most `cap` a run (the rest wait for the next run: their turns stay
-// no topic's member until then), and the candidate search is a join in DuckDB: the JS side holds
-// one batch, never the period's questions or topics.
+// no topic's member until then). The candidate search is in JS over the topics' representations,
+// read once per placement as integers (topic-index.ts: about 14 MB at 7,000 topics); the JS side
+// holds one batch of questions, never the period's questions.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
@@ -12,6 +13,7 @@ import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOp
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
 import { createTempTable } from './temp-tables.js';
+import { loadTopicIndex, type TopicIndex } from './topic-index.js';
 import type { StepPhases } from './step-phases.js';
 
 const BATCH = 2000;
@@ -57,6 +59,9 @@ export async function placeNewQuestions(
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
   const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
   phases?.mark('place: main language');
+  // The topics' representations, once per placement; each batch's new topics are added to it.
+  const index = await loadTopicIndex(conn, projectId);
+  phases?.mark('place: read topic terms (topic-index.ts)');
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
@@ -65,8 +70,8 @@ export async function placeNewQuestions(
     phases?.mark('place: question features (JS)');
     const vecs = await vectors(conn, projectId, feats);
     phases?.mark('place: df (batch-df.sql)');
-    const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
-    phases?.mark('place: nearest topic (nearest-topic.sql)');
+    const nearest = nearestTopics(index, { threshold: opts.threshold, main }, vecs);
+    phases?.mark('place: nearest topic (topic-index.ts)');
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
     const newQ: { topic: string; r: NewQuestion }[] = [];
     rows.forEach((r, i) => {
@@ -88,6 +93,7 @@ export async function placeNewQuestions(
       const leader = rows[members[0]!]!;
       const id = `t_${createHash('sha256').update(`${g.language}\u0000${leader.example.toLowerCase()}\u0000${leader.qhash}`).digest('hex').slice(0, 12)}`;
       const words = d.terms.filter((t) => t.term.startsWith('w:')).slice(0, DISTINCTIVE_TERMS).map((t) => t.term);
+      index.add(id, g.language, d.terms);
       topics.push({ id, language: g.language, label: leader.example, medoid: rows[d.medoid]!.example, distinctive: asWords(words, members.slice(0, 16).map((i) => rows[i]!.question)), terms: d.terms });
       for (const i of members) {
         placed.push({ qhash: rows[i]!.qhash, topic: id, language: vecs[i]!.language, sim: null });
@@ -136,25 +142,15 @@ async function vectors(conn: DuckDBConnection, projectId: string, feats: readonl
 }
 
 /** The nearest topic of each question of the batch (index → topic, cosine) at or over the threshold. */
-async function nearestTopics(conn: DuckDBConnection, run: Run, params: { project: string; threshold: number; main: string }, vecs: readonly Vec[]): Promise<Map<number, { topic: string; sim: number }>> {
-  await createTempTable(conn, 'q_vec');
-  const app = await conn.createAppender('q_vec');
+function nearestTopics(index: TopicIndex, params: { threshold: number; main: string }, vecs: readonly Vec[]): Map<number, { topic: string; sim: number }> {
+  const out = new Map<number, { topic: string; sim: number }>();
   vecs.forEach((v, i) => {
     const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
     // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
-    const cand = new Set(order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS));
-    v.terms.forEach((t, k) => {
-      app.appendInteger(i);
-      app.appendVarchar(v.language);
-      app.appendVarchar(t);
-      app.appendDouble(v.weights[k]!);
-      app.appendBoolean(cand.has(k));
-      app.endRow();
-    });
+    const cand = order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS);
+    const hit = index.nearest({ language: v.language, terms: v.terms, weights: v.weights, cand }, params.main, params.threshold);
+    if (hit) out.set(i, hit);
   });
-  app.closeSync();
-  const out = new Map<number, { topic: string; sim: number }>();
-  for (const r of await run(sqlFile('topics/nearest-topic.sql'), params)) out.set(Number(r.qi), { topic: String(r.topic_id), sim: Number(r.sim) });
   return out;
 }
 
