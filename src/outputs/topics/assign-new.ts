@@ -62,14 +62,16 @@ export async function placeNewQuestions(
   // The topics' representations, once per placement; each batch's new topics are added to it.
   const index = await loadTopicIndex(conn, projectId);
   phases?.mark('place: read topic terms (topic-index.ts)');
+  const dfs = await documentFrequencies(conn, projectId);
+  phases?.mark('place: read df (batch-df.sql)');
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
     phases?.mark('place: read batch');
     const feats = rows.map((r) => questionFeatures(r.question));
     phases?.mark('place: question features (JS)');
-    const vecs = await vectors(conn, projectId, feats);
-    phases?.mark('place: df (batch-df.sql)');
+    const vecs = vectors(dfs, feats);
+    phases?.mark('place: TF-IDF vectors');
     const nearest = nearestTopics(index, { threshold: opts.threshold, main }, vecs);
     phases?.mark('place: nearest topic (topic-index.ts)');
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
@@ -109,35 +111,37 @@ export async function placeNewQuestions(
   return out;
 }
 
-/** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
-async function vectors(conn: DuckDBConnection, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
-  await createTempTable(conn, 'batch_terms');
-  const app = await conn.createAppender('batch_terms');
-  const seen = new Set<string>();
-  const add = (language: string, term: string) => {
-    const key = `${language}\u0000${term}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    app.appendVarchar(language);
-    app.appendVarchar(term);
-    app.endRow();
-  };
-  for (const f of feats) {
-    add(f.language, '');
-    for (const t of f.terms.keys()) add(f.language, t);
+/** Language → term → document frequency (term '' → the language's questions). */
+type DocumentFrequencies = Map<string, Map<string, number>>;
+
+/**
+ * The document frequencies of the last full re-clustering (gap_topic_df: the terms of its
+ * in-memory questions, about 21,000 rows at 100,000 turns), read once per placement by column.
+ * Looking up each batch's terms in DuckDB instead (an appender of its ~80,000 terms and a join)
+ * cost 0.5 s of CPU an hourly step.
+ */
+async function documentFrequencies(conn: DuckDBConnection, projectId: string): Promise<DocumentFrequencies> {
+  const [langs, terms, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS() as [string[], string[], number[]];
+  const out: DocumentFrequencies = new Map();
+  for (let k = 0; k < dfs.length; k++) {
+    let m = out.get(langs[k]!);
+    if (!m) out.set(langs[k]!, (m = new Map()));
+    m.set(terms[k]!, Number(dfs[k]));
   }
-  app.closeSync();
-  const df = new Map<string, number>();
-  // Read by column: a batch's terms are tens of thousands of rows, an object each would cost more.
-  const [langs, names, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS();
-  for (let k = 0; k < dfs!.length; k++) df.set(`${String(langs![k])}\u0000${String(names![k])}`, Number(dfs![k]));
+  return out;
+}
+
+/** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
+function vectors(dfs: DocumentFrequencies, feats: readonly QuestionFeatures[]): Vec[] {
+  const none = new Map<string, number>();
   return feats.map((f) => {
-    const n = df.get(`${f.language}\u0000`) ?? 1;
+    const df = dfs.get(f.language) ?? none;
+    const n = df.get('') ?? 1;
     const terms = [...f.terms.keys()];
-    const weights = Float64Array.from(terms, (t) => tfIdf(f.terms.get(t)!, idfOf(n, df.get(`${f.language}\u0000${t}`) ?? 1, t)));
+    const weights = Float64Array.from(terms, (t) => tfIdf(f.terms.get(t)!, idfOf(n, df.get(t) ?? 1, t)));
     const norm = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) || 1;
     for (let k = 0; k < weights.length; k++) weights[k]! /= norm;
-    return { language: f.language, terms, weights, common: terms.map((t) => (df.get(`${f.language}\u0000${t}`) ?? 0) > COMMON_SHARE * n) };
+    return { language: f.language, terms, weights, common: terms.map((t) => (df.get(t) ?? 0) > COMMON_SHARE * n) };
   });
 }
 
@@ -145,9 +149,9 @@ async function vectors(conn: DuckDBConnection, projectId: string, feats: readonl
 function nearestTopics(index: TopicIndex, params: { threshold: number; main: string }, vecs: readonly Vec[]): Map<number, { topic: string; sim: number }> {
   const out = new Map<number, { topic: string; sim: number }>();
   vecs.forEach((v, i) => {
-    const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
     // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
-    const cand = order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS);
+    const words = v.terms.map((_, k) => k).filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:'));
+    const cand = words.sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1)).slice(0, CANDIDATE_TERMS);
     const hit = index.nearest({ language: v.language, terms: v.terms, weights: v.weights, cand }, params.main, params.threshold);
     if (hit) out.set(i, hit);
   });

@@ -3,11 +3,11 @@
 // interned as integers, each topic's terms and weights in typed arrays, and an inverted index of
 // the word terms. It scores a question as sql/topics/nearest-topic.sql did (the DuckDB join it
 // replaces, 2 s of the hourly step's 4.5 s of CPU): candidates are the topics of a language it may join
-// (sameTopicLanguage) sharing one of its candidate words, at most CANDIDATES by that partial score
+// (sameTopicLanguage's rule) sharing one of its candidate words, at most CANDIDATES by that partial score
 // (ties: the smaller topic id), then the cosine over the topic's terms; the most similar wins when
 // it reaches the threshold (ties: the smaller topic id, where the SQL's arg_max took either).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sameTopicLanguage } from './question-features.js';
+import { UNDETERMINED } from './question-features.js';
 
 /** Candidate topics scored in full per question. */
 const CANDIDATES = 24;
@@ -66,7 +66,9 @@ class MemoryTopicIndex implements TopicIndex {
   /** Term id → a word term ('w:'), the only ones that find candidates. */
   private readonly words: boolean[] = [];
   private readonly ids: string[] = [];
-  private readonly langs: string[] = [];
+  /** Each topic's language as a code (langCodes). */
+  private readonly langs: number[] = [];
+  private readonly langCodes = new Map<string, number>();
   private readonly topicTerms: Int32Array[] = [];
   private readonly topicWeights: Float64Array[] = [];
   /** Word term id → topics using it and its weight there (undefined: not a word or no topic). */
@@ -91,7 +93,7 @@ class MemoryTopicIndex implements TopicIndex {
   addTopic(topicId: string, language: string, tids: Int32Array, weights: Float64Array): void {
     const topic = this.ids.length;
     this.ids.push(topicId);
-    this.langs.push(language);
+    this.langs.push(this.language(language));
     this.topicTerms.push(tids);
     this.topicWeights.push(weights);
     tids.forEach((id, k) => {
@@ -130,28 +132,52 @@ class MemoryTopicIndex implements TopicIndex {
       this.partial = new Float64Array(this.ids.length * 2);
       this.seen = new Uint8Array(this.ids.length * 2);
     }
+    // sameTopicLanguage on codes: the same language, or an undetermined one and the main language.
+    const ql = this.language(q.language);
+    const mc = this.language(main);
+    const und = this.language(UNDETERMINED);
     const touched: number[] = [];
     for (const k of q.cand) {
       const id = this.termIds.get(q.terms[k]!);
       const p = id === undefined ? undefined : this.postings[id];
       if (!p) continue;
+      const w = q.weights[k]!;
       for (let j = 0; j < p.topics.length; j++) {
         const topic = p.topics[j]!;
-        if (!sameTopicLanguage(q.language, this.langs[topic]!, main)) continue;
+        const tl = this.langs[topic]!;
+        if (tl !== ql && !(ql === und && tl === mc) && !(tl === und && ql === mc)) continue;
         if (!this.seen[topic]) {
           this.seen[topic] = 1;
           touched.push(topic);
         }
-        this.partial[topic]! += q.weights[k]! * p.weights[j]!;
+        this.partial[topic]! += w * p.weights[j]!;
       }
     }
-    const score = touched.map((t) => this.partial[t]!);
+    const out = this.best(touched);
     for (const t of touched) {
       this.partial[t] = 0;
       this.seen[t] = 0;
     }
-    const order = touched.map((_, i) => i).sort((a, b) => score[b]! - score[a]! || (this.ids[touched[a]!]! < this.ids[touched[b]!]! ? -1 : 1));
-    return order.slice(0, CANDIDATES).map((i) => touched[i]!);
+    return out;
+  }
+
+  /** The CANDIDATES touched topics of highest partial score, ties by the smaller topic id (in no order). */
+  private best(touched: number[]): number[] {
+    if (touched.length <= CANDIDATES) return touched;
+    const sorted = Float64Array.from(touched, (t) => this.partial[t]!).sort();
+    const cut = sorted[sorted.length - CANDIDATES]!;
+    const out = touched.filter((t) => this.partial[t]! > cut);
+    const ties = touched.filter((t) => this.partial[t] === cut).sort((a, b) => (this.ids[a]! < this.ids[b]! ? -1 : 1));
+    return out.concat(ties.slice(0, CANDIDATES - out.length));
+  }
+
+  private language(name: string): number {
+    let code = this.langCodes.get(name);
+    if (code === undefined) {
+      code = this.langCodes.size;
+      this.langCodes.set(name, code);
+    }
+    return code;
   }
 
   private intern(term: string): number {
