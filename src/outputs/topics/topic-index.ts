@@ -75,6 +75,7 @@ class MemoryTopicIndex implements TopicIndex {
   private readonly postings: { topics: number[]; weights: number[] }[] = [];
   private partial = new Float64Array(0);
   private seen = new Uint8Array(0);
+  private scores = new Float64Array(0);
   private qWeight = new Float64Array(0);
 
   topics(): number {
@@ -164,8 +165,12 @@ class MemoryTopicIndex implements TopicIndex {
   /** The CANDIDATES touched topics of highest partial score, ties by the smaller topic id (in no order). */
   private best(touched: number[]): number[] {
     if (touched.length <= CANDIDATES) return touched;
-    const sorted = Float64Array.from(touched, (t) => this.partial[t]!).sort();
-    const cut = sorted[sorted.length - CANDIDATES]!;
+    // An undetermined question's common words reach thousands of the main language's topics: sort
+    // their scores as numbers in a reused buffer, not the topics by a comparator.
+    if (this.scores.length < touched.length) this.scores = new Float64Array(touched.length * 2);
+    for (let i = 0; i < touched.length; i++) this.scores[i] = this.partial[touched[i]!]!;
+    const sorted = this.scores.subarray(0, touched.length).sort();
+    const cut = sorted[touched.length - CANDIDATES]!;
     const out = touched.filter((t) => this.partial[t]! > cut);
     const ties = touched.filter((t) => this.partial[t] === cut).sort((a, b) => (this.ids[a]! < this.ids[b]! ? -1 : 1));
     return out.concat(ties.slice(0, CANDIDATES - out.length));
