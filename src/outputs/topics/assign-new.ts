@@ -137,11 +137,18 @@ function vectors(dfs: DocumentFrequencies, feats: readonly QuestionFeatures[]): 
   return feats.map((f) => {
     const df = dfs.get(f.language) ?? none;
     const n = df.get('') ?? 1;
-    const terms = [...f.terms.keys()];
-    const weights = Float64Array.from(terms, (t) => tfIdf(f.terms.get(t)!, idfOf(n, df.get(t) ?? 1, t)));
+    const terms: string[] = [];
+    const weights = new Float64Array(f.terms.size);
+    const common: boolean[] = [];
+    for (const [t, tf] of f.terms) {
+      const d = df.get(t);
+      weights[terms.length] = tfIdf(tf, idfOf(n, d ?? 1, t));
+      common.push((d ?? 0) > COMMON_SHARE * n);
+      terms.push(t);
+    }
     const norm = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) || 1;
     for (let k = 0; k < weights.length; k++) weights[k]! /= norm;
-    return { language: f.language, terms, weights, common: terms.map((t) => (df.get(t) ?? 0) > COMMON_SHARE * n) };
+    return { language: f.language, terms, weights, common };
   });
 }
 
