@@ -29,11 +29,15 @@ export interface TopicIndex {
   topics(): number;
 }
 
-/** The project's topic terms with DuckDB's own dense ids: terms and topics are numbered in their sort order. */
+/**
+ * The project's topic terms with dense ids: terms and topics are numbered in their sort order. In
+ * that order, so a cosine sums its terms in the same order every run (the same float bits).
+ */
 const ROWS = `WITH t AS (SELECT topic_id, term, weight FROM gap_topic_terms WHERE project_id = $project),
   terms AS (SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS id FROM (SELECT DISTINCT term FROM t)),
   topics AS (SELECT topic_id, (row_number() OVER (ORDER BY topic_id) - 1)::INTEGER AS id FROM (SELECT DISTINCT topic_id FROM t))
-SELECT topics.id AS topic, terms.id AS term, t.weight FROM t JOIN terms USING (term) JOIN topics USING (topic_id)`;
+SELECT topics.id AS topic, terms.id AS term, t.weight FROM t JOIN terms USING (term) JOIN topics USING (topic_id)
+ORDER BY topic, term`;
 
 export async function loadTopicIndex(conn: DuckDBConnection, projectId: string): Promise<TopicIndex> {
   const project = { project: projectId };
