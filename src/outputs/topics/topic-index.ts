@@ -29,15 +29,11 @@ export interface TopicIndex {
   topics(): number;
 }
 
-/**
- * The project's topic terms with dense ids: terms and topics are numbered in their sort order. In
- * that order, so a cosine sums its terms in the same order every run (the same float bits).
- */
+/** The project's topic terms with dense ids: terms and topics are numbered in their sort order. */
 const ROWS = `WITH t AS (SELECT topic_id, term, weight FROM gap_topic_terms WHERE project_id = $project),
   terms AS (SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS id FROM (SELECT DISTINCT term FROM t)),
   topics AS (SELECT topic_id, (row_number() OVER (ORDER BY topic_id) - 1)::INTEGER AS id FROM (SELECT DISTINCT topic_id FROM t))
-SELECT topics.id AS topic, terms.id AS term, t.weight FROM t JOIN terms USING (term) JOIN topics USING (topic_id)
-ORDER BY topic, term`;
+SELECT topics.id AS topic, terms.id AS term, t.weight FROM t JOIN terms USING (term) JOIN topics USING (topic_id)`;
 
 export async function loadTopicIndex(conn: DuckDBConnection, projectId: string): Promise<TopicIndex> {
   const project = { project: projectId };
@@ -60,6 +56,21 @@ export async function loadTopicIndex(conn: DuckDBConnection, projectId: string):
     rowTerms[at] = termOf[r]!;
     rowWeights[at] = weightOf[r]!;
   });
+  // Each topic's terms by id (the join's row order varies), so a cosine sums its terms in the
+  // same order every run: the same float bits. At most 24 a topic: an insertion sort.
+  for (let t = 0; t < ids.length; t++) {
+    for (let i = start[t]! + 1; i < start[t + 1]!; i++) {
+      const term = rowTerms[i]!;
+      const weight = rowWeights[i]!;
+      let j = i - 1;
+      for (; j >= start[t]! && rowTerms[j]! > term; j--) {
+        rowTerms[j + 1] = rowTerms[j]!;
+        rowWeights[j + 1] = rowWeights[j]!;
+      }
+      rowTerms[j + 1] = term;
+      rowWeights[j + 1] = weight;
+    }
+  }
   const index = new MemoryTopicIndex(terms);
   for (let t = 0; t < ids.length; t++) index.addTopic(ids[t]!, langs[t]!, rowTerms.subarray(start[t]!, start[t + 1]!), rowWeights.subarray(start[t]!, start[t + 1]!));
   return index;
