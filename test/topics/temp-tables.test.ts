@@ -22,8 +22,8 @@ describe('topic temp tables', () => {
   it('creates a declared table and drops them all', async () => {
     const wh = await openWarehouse(':memory:');
     try {
-      await createTempTable(wh.conn, 'q_vec');
-      await wh.conn.run("INSERT INTO q_vec VALUES (1, 'en', 'w:key', 0.5, true)");
+      await createTempTable(wh.conn, 'batch_placed');
+      await wh.conn.run("INSERT INTO batch_placed VALUES ('1', 't_1', 'en', 0.5)");
       await dropTempTables(wh.conn);
       const left = (await wh.conn.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE temporary')).getRowObjectsJS().map((r) => String(r.table_name));
       expect(left.filter((t) => TOPIC_TEMP_TABLES.includes(t as never))).toEqual([]);

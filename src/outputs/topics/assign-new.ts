@@ -3,8 +3,9 @@
 // most similar when it reaches the join threshold; the others are grouped among themselves
 // (cluster-questions.ts over the batch) into new topics. The work is done in batches of BATCH
 // questions read from DuckDB, at most `cap` a run (the rest wait for the next run: their turns stay
-// no topic's member until then), and the candidate search is a join in DuckDB: the JS side holds
-// one batch, never the period's questions or topics.
+// no topic's member until then). The candidate search is in JS over the topics' representations,
+// read once per placement as integers (topic-index.ts: about 14 MB at 7,000 topics); the JS side
+// holds one batch of questions, never the period's questions.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
@@ -12,6 +13,7 @@ import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOp
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
 import { createTempTable } from './temp-tables.js';
+import { loadTopicIndex, type TopicIndex } from './topic-index.js';
 import type { StepPhases } from './step-phases.js';
 
 const BATCH = 2000;
@@ -57,16 +59,21 @@ export async function placeNewQuestions(
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
   const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
   phases?.mark('place: main language');
+  // The topics' representations, once per placement; each batch's new topics are added to it.
+  const index = await loadTopicIndex(conn, projectId);
+  phases?.mark('place: read topic terms (topic-index.ts)');
+  const dfs = await documentFrequencies(conn, projectId);
+  phases?.mark('place: read df (batch-df.sql)');
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
     phases?.mark('place: read batch');
     const feats = rows.map((r) => questionFeatures(r.question));
     phases?.mark('place: question features (JS)');
-    const vecs = await vectors(conn, projectId, feats);
-    phases?.mark('place: df (batch-df.sql)');
-    const nearest = await nearestTopics(conn, run, { project: projectId, threshold: opts.threshold, main }, vecs);
-    phases?.mark('place: nearest topic (nearest-topic.sql)');
+    const vecs = vectors(dfs, feats);
+    phases?.mark('place: TF-IDF vectors');
+    const nearest = nearestTopics(index, { threshold: opts.threshold, main }, vecs);
+    phases?.mark('place: nearest topic (topic-index.ts)');
     const placed: { qhash: string; topic: string; language: string; sim: number | null }[] = [];
     const newQ: { topic: string; r: NewQuestion }[] = [];
     rows.forEach((r, i) => {
@@ -88,6 +95,7 @@ export async function placeNewQuestions(
       const leader = rows[members[0]!]!;
       const id = `t_${createHash('sha256').update(`${g.language}\u0000${leader.example.toLowerCase()}\u0000${leader.qhash}`).digest('hex').slice(0, 12)}`;
       const words = d.terms.filter((t) => t.term.startsWith('w:')).slice(0, DISTINCTIVE_TERMS).map((t) => t.term);
+      index.add(id, g.language, d.terms);
       topics.push({ id, language: g.language, label: leader.example, medoid: rows[d.medoid]!.example, distinctive: asWords(words, members.slice(0, 16).map((i) => rows[i]!.question)), terms: d.terms });
       for (const i of members) {
         placed.push({ qhash: rows[i]!.qhash, topic: id, language: vecs[i]!.language, sim: null });
@@ -103,58 +111,57 @@ export async function placeNewQuestions(
   return out;
 }
 
-/** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
-async function vectors(conn: DuckDBConnection, projectId: string, feats: readonly QuestionFeatures[]): Promise<Vec[]> {
-  await createTempTable(conn, 'batch_terms');
-  const app = await conn.createAppender('batch_terms');
-  const seen = new Set<string>();
-  const add = (language: string, term: string) => {
-    const key = `${language}\u0000${term}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    app.appendVarchar(language);
-    app.appendVarchar(term);
-    app.endRow();
-  };
-  for (const f of feats) {
-    add(f.language, '');
-    for (const t of f.terms.keys()) add(f.language, t);
+/** Language → term → document frequency (term '' → the language's questions). */
+type DocumentFrequencies = Map<string, Map<string, number>>;
+
+/**
+ * The document frequencies of the last full re-clustering (gap_topic_df: the terms of its
+ * in-memory questions, about 21,000 rows at 100,000 turns), read once per placement by column.
+ * Looking up each batch's terms in DuckDB instead (an appender of its ~80,000 terms and a join)
+ * cost 0.5 s of CPU an hourly step.
+ */
+async function documentFrequencies(conn: DuckDBConnection, projectId: string): Promise<DocumentFrequencies> {
+  const [langs, terms, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS() as [string[], string[], number[]];
+  const out: DocumentFrequencies = new Map();
+  for (let k = 0; k < dfs.length; k++) {
+    let m = out.get(langs[k]!);
+    if (!m) out.set(langs[k]!, (m = new Map()));
+    m.set(terms[k]!, Number(dfs[k]));
   }
-  app.closeSync();
-  const df = new Map<string, number>();
-  // Read by column: a batch's terms are tens of thousands of rows, an object each would cost more.
-  const [langs, names, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS();
-  for (let k = 0; k < dfs!.length; k++) df.set(`${String(langs![k])}\u0000${String(names![k])}`, Number(dfs![k]));
+  return out;
+}
+
+/** Unit TF-IDF vectors of a batch, with the document frequencies of the last full re-clustering. */
+function vectors(dfs: DocumentFrequencies, feats: readonly QuestionFeatures[]): Vec[] {
+  const none = new Map<string, number>();
   return feats.map((f) => {
-    const n = df.get(`${f.language}\u0000`) ?? 1;
-    const terms = [...f.terms.keys()];
-    const weights = Float64Array.from(terms, (t) => tfIdf(f.terms.get(t)!, idfOf(n, df.get(`${f.language}\u0000${t}`) ?? 1, t)));
+    const df = dfs.get(f.language) ?? none;
+    const n = df.get('') ?? 1;
+    const terms: string[] = [];
+    const weights = new Float64Array(f.terms.size);
+    const common: boolean[] = [];
+    for (const [t, tf] of f.terms) {
+      const d = df.get(t);
+      weights[terms.length] = tfIdf(tf, idfOf(n, d ?? 1, t));
+      common.push((d ?? 0) > COMMON_SHARE * n);
+      terms.push(t);
+    }
     const norm = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) || 1;
     for (let k = 0; k < weights.length; k++) weights[k]! /= norm;
-    return { language: f.language, terms, weights, common: terms.map((t) => (df.get(`${f.language}\u0000${t}`) ?? 0) > COMMON_SHARE * n) };
+    return { language: f.language, terms, weights, common };
   });
 }
 
 /** The nearest topic of each question of the batch (index → topic, cosine) at or over the threshold. */
-async function nearestTopics(conn: DuckDBConnection, run: Run, params: { project: string; threshold: number; main: string }, vecs: readonly Vec[]): Promise<Map<number, { topic: string; sim: number }>> {
-  await createTempTable(conn, 'q_vec');
-  const app = await conn.createAppender('q_vec');
-  vecs.forEach((v, i) => {
-    const order = v.terms.map((_, k) => k).sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1));
-    // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
-    const cand = new Set(order.filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:')).slice(0, CANDIDATE_TERMS));
-    v.terms.forEach((t, k) => {
-      app.appendInteger(i);
-      app.appendVarchar(v.language);
-      app.appendVarchar(t);
-      app.appendDouble(v.weights[k]!);
-      app.appendBoolean(cand.has(k));
-      app.endRow();
-    });
-  });
-  app.closeSync();
+function nearestTopics(index: TopicIndex, params: { threshold: number; main: string }, vecs: readonly Vec[]): Map<number, { topic: string; sim: number }> {
   const out = new Map<number, { topic: string; sim: number }>();
-  for (const r of await run(sqlFile('topics/nearest-topic.sql'), params)) out.set(Number(r.qi), { topic: String(r.topic_id), sim: Number(r.sim) });
+  vecs.forEach((v, i) => {
+    // Candidates by words only (trigrams are shared by too many topics): a typo still shares the others.
+    const words = v.terms.map((_, k) => k).filter((k) => !v.common[k] && v.terms[k]!.startsWith('w:'));
+    const cand = words.sort((a, b) => v.weights[b]! - v.weights[a]! || (v.terms[a]! < v.terms[b]! ? -1 : 1)).slice(0, CANDIDATE_TERMS);
+    const hit = index.nearest({ language: v.language, terms: v.terms, weights: v.weights, cand }, params.main, params.threshold);
+    if (hit) out.set(i, hit);
+  });
   return out;
 }
 

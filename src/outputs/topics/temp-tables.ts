@@ -13,8 +13,6 @@ const FILLED = {
   topic_terms: 'cluster INTEGER, term VARCHAR, weight DOUBLE',
   new_topics: 'topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive_terms VARCHAR[]',
   new_q: 'topic_id VARCHAR, question VARCHAR, n BIGINT, example VARCHAR',
-  batch_terms: 'language VARCHAR, term VARCHAR',
-  q_vec: 'qi INTEGER, language VARCHAR, term VARCHAR, weight DOUBLE, cand BOOLEAN',
   batch_placed: 'qhash VARCHAR, topic_id VARCHAR, language VARCHAR, similarity DOUBLE',
   batch_topics: 'topic_id VARCHAR, language VARCHAR, label VARCHAR, medoid VARCHAR, distinctive VARCHAR',
 } as const;
@@ -30,7 +28,7 @@ export const TOPIC_TEMP_TABLES: readonly TopicTempTable[] = [...(Object.keys(FIL
 
 /** The full re-clustering's own tables, and the incremental placement's. */
 export const FULL_STEP_TABLES: readonly TopicTempTable[] = ['topic_assign', 'topic_keys', 'topic_ids', 'gap_turns', 'gap_held', 'gap_hn', 'gap_hn_cut', 'gap_hn_pick', 'gap_m', 'gap_agg', 'gap_convs', 'gap_pages', 'gap_cited', 'gap_ex'];
-export const PLACEMENT_TABLES: readonly TopicTempTable[] = ['gap_new', 'gap_newq', 'gap_qn_n', 'gap_qn_cut', 'gap_qn_pick', 'new_topics', 'new_q', 'batch_terms', 'q_vec', 'batch_placed', 'batch_topics'];
+export const PLACEMENT_TABLES: readonly TopicTempTable[] = ['gap_new', 'gap_newq', 'gap_qn_n', 'gap_qn_cut', 'gap_qn_pick', 'new_topics', 'new_q', 'batch_placed', 'batch_topics'];
 
 /** (Re)creates one of the tables the JS side fills, empty, with its declared columns. */
 export async function createTempTable(conn: DuckDBConnection, name: FilledTable): Promise<void> {
