@@ -41,6 +41,8 @@ export interface MeasuredSync {
   /** Where the time went (ms): see SyncResult.timing. */
   timing: SyncResult['timing'];
   publishedBytes: number | null;
+  /** The topic step's phases (its first project's), when it ran. */
+  topicPhases: { phase: string; ms: number; cpuMs: number }[];
 }
 
 /** `apiKey` comes separately so it never sits in argv. */
@@ -75,5 +77,6 @@ export async function measuredSync(input: MeasuredSyncInput, apiKey: string, sig
     peakRssKb: procMemory()?.hwmKb ?? null,
     timing: result.timing,
     publishedBytes: result.published?.bytes ?? null,
+    topicPhases: (result.topics?.results[0]?.phases ?? []).map((p) => ({ phase: p.phase, ms: p.ms, cpuMs: p.cpuMs })),
   };
 }

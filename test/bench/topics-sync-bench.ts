@@ -33,6 +33,8 @@ interface RunRow {
   /** Where the wall time went (s): the child's start and module loading (wall less runSync), the
    * fetch (its merge overlaps it), the merge, the publish; the topic step is `step.durationS`. */
   startS: number; fetchS: number; mergeS: number; publishS: number;
+  /** The topic step's phases over 0.05 s of wall time, the largest first. */
+  topicPhases: { phase: string; ms: number; cpuMs: number }[];
   step: { mode: string; status: string; questions: number; durationS: number; stepPeakMb: number } | null;
 }
 
@@ -58,6 +60,7 @@ export async function topicsSyncBench(args: BenchArgs): Promise<void> {
       rows.push({
         run, exitCode: r.exitCode, wallS: r.wallMs / 1000, peakRssMb: r.peakRssKb === null ? null : r.peakRssKb / 1024,
         pages: r.runs.reduce((n, x) => n + x.pages, 0), step: await lastStep(warehouse),
+        topicPhases: r.topicPhases.filter((p) => p.ms > 50).sort((a, b) => b.ms - a.ms),
         startS: (r.wallMs - r.syncMs) / 1000, fetchS: r.timing.fetchMs / 1000, mergeS: r.timing.mergeMs / 1000, publishS: r.timing.publishMs / 1000,
       });
     }
@@ -91,6 +94,9 @@ function print(turns: number, rows: RunRow[]): void {
   for (const r of rows) {
     const step = r.step ? `${r.step.mode}, ${r.step.status}, ${r.step.questions}, ${f1(r.step.durationS)}, ${f1(r.step.stepPeakMb)}` : '–';
     process.stdout.write(`${r.run} | ${r.exitCode} | ${r.pages} | ${f1(r.wallS)} | ${f1(r.startS)} | ${f1(r.fetchS)} | ${f1(r.mergeS)} | ${f1(r.publishS)} | ${f1(r.peakRssMb)} | ${step}\n`);
+  }
+  for (const r of rows) {
+    process.stdout.write(`run ${r.run}, topic step by phase (wall / CPU s): ${r.topicPhases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(2)} / ${(p.cpuMs / 1000).toFixed(2)}`).join('; ')}\n`);
   }
   const peak = Math.max(...rows.map((r) => r.peakRssMb ?? Infinity));
   process.stdout.write(`target: every hourly run's peak RSS <= ${TARGET_MB} MB: ${peak <= TARGET_MB ? 'met' : 'NOT met'} (max ${f1(peak)} MB)\n`);
