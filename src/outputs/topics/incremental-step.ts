@@ -7,6 +7,7 @@ import { sqlFile } from '../../warehouse/sql-files.js';
 import { inTransaction } from '../../warehouse/warehouse.js';
 import { runStatements } from '../../warehouse/run-statements.js';
 import { placeNewQuestions } from './assign-new.js';
+import { readCapCut } from './cap-cut.js';
 import { DEFAULT_CLUSTER_OPTIONS } from './cluster-questions.js';
 import { dropTempTables, PLACEMENT_TABLES } from './temp-tables.js';
 import type { StepPhases } from './step-phases.js';
@@ -66,19 +67,17 @@ async function place(
 
 /**
  * The new questions no topic holds yet (`fresh`), the `cap` most asked of them numbered in gap_newq
- * (`total`). The cut (new-questions.sql) is read here and bound into new-questions-pick.sql as values,
- * not a LIMIT of a subquery.
+ * (`total`). The cut (new-questions.sql) is read and bound into new-questions-pick.sql as values
+ * (cap-cut.ts).
  */
 export async function newQuestions(
   conn: DuckDBConnection, p: Record<string, string>, cap: number, phases: StepPhases, each?: StatementRunner,
 ): Promise<{ total: number; fresh: number }> {
   await runScript(conn, 'new-questions', { ...p, cap }, phases, each);
-  const [cut] = (await conn.runAndReadAll('SELECT t, above, (SELECT count(*) FROM gap_qn_n) AS fresh FROM gap_qn_cut')).getRowObjectsJS();
-  await dropTempTables(conn, ['gap_qn_cut']);
-  const t = cut!.t == null ? null : Number(cut!.t);
-  const take = t === null ? 0 : (cap - Number(cut!.above)) * t;
+  const fresh = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM gap_qn_n')).getRowObjectsJS()[0]!.n);
+  const { t, take } = await readCapCut(conn, 'gap_qn_cut', cap);
   await runScript(conn, 'new-questions-pick', { project: p.project!, t, take }, phases, each);
   const total = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM gap_newq')).getRowObjectsJS()[0]!.n);
   phases.mark('count new questions');
-  return { total, fresh: Number(cut!.fresh) };
+  return { total, fresh };
 }
