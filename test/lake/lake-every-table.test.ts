@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 
 /** The tool's own state, not user data: never in the lake (checkpoints, parked windows, alert states and
  * response counts, the gap-topic step's incremental state). */
-const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows', 'history_probes', 'alert_state', 'api_responses', 'run_deferrals', 'gap_topic_questions', 'gap_topic_terms', 'gap_topic_df']);
+const INTERNAL = new Set(['schema_migrations', 'sync_state', 'parked_windows', 'history_probes', 'alert_state', 'api_responses', 'run_deferrals', 'gap_topic_questions', 'gap_topic_terms', 'gap_topic_df', 'gap_topic_index']);
 
 const clock = new FakeClock(EVERY_TABLE_FIXTURE.now);
 let s3: TestS3;

@@ -21,6 +21,7 @@ async function writeState(at: number, n: number): Promise<void> {
   await wh.conn.run(`INSERT INTO gap_topic_questions SELECT 'alpha', (i + $at)::UBIGINT, 't1', 'en', 0.5, TIMESTAMPTZ '2026-11-05 00:00:00+00' FROM range($n) t(i)`, { at, n });
   await wh.conn.run(`INSERT INTO gap_topic_terms SELECT 'alpha', 't1', 'en', 'w:term' || (i + $at), 0.1 FROM range($n) t(i)`, { at, n });
   await wh.conn.run(`INSERT INTO gap_topic_df SELECT 'alpha', 'en', 'w:term' || (i + $at), 1 FROM range($n) t(i)`, { at, n });
+  await wh.conn.run(`INSERT INTO gap_topic_index VALUES ('alpha', 'key' || $at, 'snapshot'::BLOB, TIMESTAMPTZ '2026-11-05 00:00:00+00')`, { at });
   await wh.conn.run(`INSERT INTO alert_state VALUES ('alpha', 'assistant_conversations', 'stale' || $at, TIMESTAMPTZ '2026-11-05 00:00:00+00', 'over its SLA')`, { at });
 }
 
@@ -54,7 +55,7 @@ async function catalogNames(path: string): Promise<string[]> {
 }
 
 it('the writer-only tables are not in the read catalog, and a publish after only they changed writes no file but the catalog', async () => {
-  expect([...WRITER_ONLY_TABLES].sort()).toEqual(['alert_state', 'gap_topic_df', 'gap_topic_questions', 'gap_topic_terms']);
+  expect([...WRITER_ONLY_TABLES].sort()).toEqual(['alert_state', 'gap_topic_df', 'gap_topic_index', 'gap_topic_questions', 'gap_topic_terms']);
   const readPath = join(tmp.dir, 'read', 'w.duckdb');
   const settings = { readPath, readSurface: 'catalog' as const, readGraceMs: 86_400_000, lakeTables: LAKE_TABLES };
   await publishCatalog(wh.conn, settings, new Date('2026-11-05T12:00:00Z'), true);

@@ -35,6 +35,7 @@ const TABLES = {
   gap_topic_questions: 'SELECT * FROM gap_topic_questions ORDER BY qhash',
   gap_topic_terms: 'SELECT * FROM gap_topic_terms ORDER BY topic_id, term',
   gap_topic_members: 'SELECT * FROM gap_topic_members ORDER BY conversation_id',
+  gap_topic_index: 'SELECT project_id, source_key, written_at FROM gap_topic_index',
 };
 
 async function snapshot(): Promise<Record<string, unknown[]>> {
@@ -90,7 +91,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-for (const at of ['place: save batch', 'refresh-topics#5']) {
+for (const at of ['place: save batch', 'place: keep topic index (gap_topic_index)', 'refresh-topics#5']) {
   it(`an hourly step killed at "${at}" leaves the previous topics as they were`, { timeout: 60_000 }, async () => {
     const before = await snapshot();
     expect(before.gap_topics!.length).toBeGreaterThan(0);

@@ -3,9 +3,9 @@
 // most similar when it reaches the join threshold; the others are grouped among themselves
 // (cluster-questions.ts over the batch) into new topics. The work is done in batches of BATCH
 // questions read from DuckDB, at most `cap` a run (the rest wait for the next run: their turns stay
-// no topic's member until then). The candidate search is in JS over the topics' representations,
-// read once per placement as integers (topic-index.ts: about 14 MB at 7,000 topics); the JS side
-// holds one batch of questions, never the period's questions.
+// no topic's member until then). The candidate search is in JS over the topics' representations as
+// integers (topic-index.ts: about 14 MB at 7,000 topics), kept between steps (topic-index-store.ts);
+// the JS side holds one batch of questions, never the period's questions.
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from '../../warehouse/sql-files.js';
@@ -13,7 +13,8 @@ import { clusterQuestions, DEFAULT_CLUSTER_OPTIONS, idfOf, tfIdf, type ClusterOp
 import { questionFeatures, type QuestionFeatures } from './question-features.js';
 import { asWords, describe, DISTINCTIVE_TERMS } from './topic-representation.js';
 import { createTempTable } from './temp-tables.js';
-import { loadTopicIndex, type TopicIndex } from './topic-index.js';
+import type { TopicIndex } from './topic-index.js';
+import { loadPlacementModel, savePlacementModel, type DocumentFrequencies } from './topic-index-store.js';
 import type { StepPhases } from './step-phases.js';
 
 const BATCH = 2000;
@@ -57,13 +58,14 @@ export async function placeNewQuestions(
   await createTempTable(conn, 'new_topics');
   await createTempTable(conn, 'new_q');
   const out: PlaceResult = { questions: 0, joined: 0, newTopics: 0 };
+  if (total === 0) return out;
   const main = String((await run(sqlFile('topics/main-language.sql'), { project: projectId }))[0]!.main);
   phases?.mark('place: main language');
-  // The topics' representations, once per placement; each batch's new topics are added to it.
-  const index = await loadTopicIndex(conn, projectId);
-  phases?.mark('place: read topic terms (topic-index.ts)');
-  const dfs = await documentFrequencies(conn, projectId);
-  phases?.mark('place: read df (batch-df.sql)');
+  // The topics' representations and the IDF, once per placement; each batch's new topics are added
+  // to the index, which is kept for the next step after the last batch's writes.
+  const model = await loadPlacementModel(conn, projectId);
+  const { index, dfs } = model;
+  phases?.mark(`place: topic index and df (${model.source === 'snapshot' ? 'gap_topic_index' : 'from gap_topic_terms, gap_topic_df'})`);
   for (let offset = 0; offset < total; offset += BATCH) {
     const rows = (await run('SELECT question, qhash, n, example FROM gap_newq WHERE k > $a AND k <= $b ORDER BY k', { a: offset, b: offset + BATCH }))
       .map((r): NewQuestion => ({ question: String(r.question), qhash: String(r.qhash), n: Number(r.n), example: String(r.example) }));
@@ -108,26 +110,8 @@ export async function placeNewQuestions(
     await save(conn, projectId, now, placed, topics, newQ);
     phases?.mark('place: save batch');
   }
-  return out;
-}
-
-/** Language → term → document frequency (term '' → the language's questions). */
-type DocumentFrequencies = Map<string, Map<string, number>>;
-
-/**
- * The document frequencies of the last full re-clustering (gap_topic_df: the terms of its
- * in-memory questions, about 21,000 rows at 100,000 turns), read once per placement by column.
- * Looking up each batch's terms in DuckDB instead (an appender of its ~80,000 terms and a join)
- * cost 0.5 s of CPU an hourly step.
- */
-async function documentFrequencies(conn: DuckDBConnection, projectId: string): Promise<DocumentFrequencies> {
-  const [langs, terms, dfs] = (await conn.runAndReadAll(sqlFile('topics/batch-df.sql'), { project: projectId })).getColumnsJS() as [string[], string[], number[]];
-  const out: DocumentFrequencies = new Map();
-  for (let k = 0; k < dfs.length; k++) {
-    let m = out.get(langs[k]!);
-    if (!m) out.set(langs[k]!, (m = new Map()));
-    m.set(terms[k]!, Number(dfs[k]));
-  }
+  await savePlacementModel(conn, projectId, now, model);
+  phases?.mark('place: keep topic index (gap_topic_index)');
   return out;
 }
 

@@ -26,7 +26,22 @@ export interface TopicIndex {
   add(topicId: string, language: string, terms: readonly { term: string; weight: number }[]): void;
   /** The most similar topic at or over `threshold`, or undefined. */
   nearest(q: QuestionVector, main: string, threshold: number): { topic: string; sim: number } | undefined;
-  topics(): number;
+  /** The index as arrays (kept between steps: topic-index-store.ts); topicIndexFromSnapshot gives it back. */
+  snapshot(): TopicIndexSnapshot;
+}
+
+/**
+ * Topics with their terms as ids into `terms`: topic k's are termIds[offsets[k]..offsets[k+1]) with
+ * their weights, in the order of the terms' text (a cosine sums them in that order, so a topic scores
+ * the same float bits whether its index was read from gap_topic_terms or from a snapshot).
+ */
+export interface TopicIndexSnapshot {
+  terms: string[];
+  ids: string[];
+  languages: string[];
+  offsets: Int32Array;
+  termIds: Int32Array;
+  weights: Float64Array;
 }
 
 /** The project's topic terms with dense ids: terms and topics are numbered in their sort order. */
@@ -35,89 +50,158 @@ const ROWS = `WITH t AS (SELECT topic_id, term, weight FROM gap_topic_terms WHER
   topics AS (SELECT topic_id, (row_number() OVER (ORDER BY topic_id) - 1)::INTEGER AS id FROM (SELECT DISTINCT topic_id FROM t))
 SELECT topics.id AS topic, terms.id AS term, t.weight FROM t JOIN terms USING (term) JOIN topics USING (topic_id)`;
 
+/** The index from gap_topic_terms (a step with no stored snapshot of the current terms: topic-index-store.ts). */
 export async function loadTopicIndex(conn: DuckDBConnection, projectId: string): Promise<TopicIndex> {
   const project = { project: projectId };
   // By column, strings only once each (20,000 distinct terms, 7,000 topics) and the rows as
   // integers: reading the 170,000 rows' strings cost 0.7 s of CPU, an object per row seconds.
   const [terms] = (await conn.runAndReadAll('SELECT DISTINCT term FROM gap_topic_terms WHERE project_id = $project ORDER BY term', project)).getColumnsJS() as [string[]];
   // A topic's rows all have its language (topic-state.ts and assign-new.ts write them so).
-  const [ids, langs] = (await conn.runAndReadAll(
+  const [ids, languages] = (await conn.runAndReadAll(
     'SELECT topic_id, min(language) FROM gap_topic_terms WHERE project_id = $project GROUP BY topic_id ORDER BY topic_id', project)).getColumnsJS() as [string[], string[]];
   const [topicOf, termOf, weightOf] = (await conn.runAndReadAll(ROWS, project)).getColumnsJS() as [number[], number[], number[]];
   // Each topic's rows together (a counting sort by topic), then one topic at a time.
-  const start = new Int32Array(ids.length + 1);
-  for (const t of topicOf) start[t + 1]!++;
-  for (let t = 0; t < ids.length; t++) start[t + 1]! += start[t]!;
-  const fill = start.slice(0, ids.length);
-  const rowTerms = new Int32Array(topicOf.length);
-  const rowWeights = new Float64Array(topicOf.length);
+  const offsets = new Int32Array(ids.length + 1);
+  for (const t of topicOf) offsets[t + 1]!++;
+  for (let t = 0; t < ids.length; t++) offsets[t + 1]! += offsets[t]!;
+  const fill = offsets.slice(0, ids.length);
+  const termIds = new Int32Array(topicOf.length);
+  const weights = new Float64Array(topicOf.length);
   topicOf.forEach((t, r) => {
     const at = fill[t]!++;
-    rowTerms[at] = termOf[r]!;
-    rowWeights[at] = weightOf[r]!;
+    termIds[at] = termOf[r]!;
+    weights[at] = weightOf[r]!;
   });
-  // Each topic's terms by id (the join's row order varies), so a cosine sums its terms in the
-  // same order every run: the same float bits. At most 24 a topic: an insertion sort.
-  for (let t = 0; t < ids.length; t++) {
-    for (let i = start[t]! + 1; i < start[t + 1]!; i++) {
-      const term = rowTerms[i]!;
-      const weight = rowWeights[i]!;
-      let j = i - 1;
-      for (; j >= start[t]! && rowTerms[j]! > term; j--) {
-        rowTerms[j + 1] = rowTerms[j]!;
-        rowWeights[j + 1] = rowWeights[j]!;
-      }
-      rowTerms[j + 1] = term;
-      rowWeights[j + 1] = weight;
-    }
-  }
-  const index = new MemoryTopicIndex(terms);
-  for (let t = 0; t < ids.length; t++) index.addTopic(ids[t]!, langs[t]!, rowTerms.subarray(start[t]!, start[t + 1]!), rowWeights.subarray(start[t]!, start[t + 1]!));
-  return index;
+  // Each topic's terms by id, which is their text's order here (the join's row order varies).
+  for (let t = 0; t < ids.length; t++) sortTopicTerms(termIds.subarray(offsets[t]!, offsets[t + 1]!), weights.subarray(offsets[t]!, offsets[t + 1]!), (a, b) => a - b);
+  return topicIndexFromSnapshot({ terms, ids, languages, offsets, termIds, weights });
 }
 
+export function topicIndexFromSnapshot(s: TopicIndexSnapshot): TopicIndex {
+  return new MemoryTopicIndex(s);
+}
+
+/** Sorts a topic's terms (and their weights alike) by `cmp` on the term ids: an insertion sort, at most 24 a topic. */
+function sortTopicTerms(tids: Int32Array, weights: Float64Array, cmp: (a: number, b: number) => number): void {
+  for (let i = 1; i < tids.length; i++) {
+    const term = tids[i]!;
+    const weight = weights[i]!;
+    let j = i - 1;
+    for (; j >= 0 && cmp(tids[j]!, term) > 0; j--) {
+      tids[j + 1] = tids[j]!;
+      weights[j + 1] = weights[j]!;
+    }
+    tids[j + 1] = term;
+    weights[j + 1] = weight;
+  }
+}
+
+/** Postings as one array (compressed rows): term id k's topics and weights are [start[k], start[k + 1]). */
+interface Postings {
+  start: Int32Array;
+  topics: Int32Array;
+  weights: Float64Array;
+}
+
+/**
+ * The snapshot's topics stay in its typed arrays and their word postings are built as typed arrays
+ * in two passes: no object or growing array per term or topic (the launcher's 1 MB young generation
+ * made the garbage collector most of the load). Topics added during the placement are kept apart.
+ */
 class MemoryTopicIndex implements TopicIndex {
   private readonly termIds = new Map<string, number>();
+  /** Term id → its text. */
+  private readonly names: string[] = [];
   /** Term id → a word term ('w:'), the only ones that find candidates. */
   private readonly words: boolean[] = [];
-  private readonly ids: string[] = [];
+  private readonly ids: string[];
   /** Each topic's language as a code (langCodes). */
   private readonly langs: number[] = [];
   private readonly langCodes = new Map<string, number>();
-  private readonly topicTerms: Int32Array[] = [];
-  private readonly topicWeights: Float64Array[] = [];
-  /** Word term id → topics using it and its weight there (undefined: not a word or no topic). */
-  private readonly postings: { topics: number[]; weights: number[] }[] = [];
+  /** The snapshot's topics: 0 … base.ids.length - 1. */
+  private readonly base: TopicIndexSnapshot;
+  private readonly basePostings: Postings;
+  /** Topics added since, in order after the base's. */
+  private readonly added: { terms: Int32Array; weights: Float64Array }[] = [];
+  private readonly addedPostings = new Map<number, { topics: number[]; weights: number[] }>();
   private partial = new Float64Array(0);
   private seen = new Uint8Array(0);
   private scores = new Float64Array(0);
   private qWeight = new Float64Array(0);
 
-  topics(): number {
-    return this.ids.length;
+  constructor(s: TopicIndexSnapshot) {
+    s.terms.forEach((t) => this.intern(t));
+    this.base = s;
+    this.ids = s.ids.slice();
+    for (const l of s.languages) this.langs.push(this.language(l));
+    this.basePostings = this.postingsOf(s);
   }
 
-  constructor(terms: readonly string[]) {
-    terms.forEach((t) => this.intern(t));
+  private postingsOf(s: TopicIndexSnapshot): Postings {
+    const start = new Int32Array(s.terms.length + 1);
+    for (const id of s.termIds) if (this.words[id]) start[id + 1]!++;
+    for (let k = 0; k < s.terms.length; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, s.terms.length);
+    const topics = new Int32Array(start[s.terms.length]!);
+    const weights = new Float64Array(topics.length);
+    for (let t = 0; t < s.ids.length; t++) {
+      for (let r = s.offsets[t]!; r < s.offsets[t + 1]!; r++) {
+        const id = s.termIds[r]!;
+        if (!this.words[id]) continue;
+        const at = fill[id]!++;
+        topics[at] = t;
+        weights[at] = s.weights[r]!;
+      }
+    }
+    return { start, topics, weights };
   }
 
   add(topicId: string, language: string, terms: readonly { term: string; weight: number }[]): void {
-    this.addTopic(topicId, language, Int32Array.from(terms, (t) => this.intern(t.term)), Float64Array.from(terms, (t) => t.weight));
-  }
-
-  /** A topic by its interned terms (ids from intern or the constructor's order) and weights. */
-  addTopic(topicId: string, language: string, tids: Int32Array, weights: Float64Array): void {
+    const tids = Int32Array.from(terms, (t) => this.intern(t.term));
+    const weights = Float64Array.from(terms, (t) => t.weight);
+    sortTopicTerms(tids, weights, (a, b) => (this.names[a]! < this.names[b]! ? -1 : this.names[a]! > this.names[b]! ? 1 : 0));
     const topic = this.ids.length;
     this.ids.push(topicId);
     this.langs.push(this.language(language));
-    this.topicTerms.push(tids);
-    this.topicWeights.push(weights);
+    this.added.push({ terms: tids, weights });
     tids.forEach((id, k) => {
       if (!this.words[id]) return;
-      const p = (this.postings[id] ??= { topics: [], weights: [] });
+      let p = this.addedPostings.get(id);
+      if (!p) this.addedPostings.set(id, (p = { topics: [], weights: [] }));
       p.topics.push(topic);
       p.weights.push(weights[k]!);
     });
+  }
+
+  snapshot(): TopicIndexSnapshot {
+    const n = this.base.ids.length;
+    const offsets = new Int32Array(this.ids.length + 1);
+    offsets.set(this.base.offsets);
+    this.added.forEach((t, k) => { offsets[n + k + 1] = offsets[n + k]! + t.terms.length; });
+    const termIds = new Int32Array(offsets[this.ids.length]!);
+    const weights = new Float64Array(termIds.length);
+    termIds.set(this.base.termIds);
+    weights.set(this.base.weights);
+    this.added.forEach((t, k) => {
+      termIds.set(t.terms, offsets[n + k]!);
+      weights.set(t.weights, offsets[n + k]!);
+    });
+    const codes = [...this.langCodes.keys()];
+    return { terms: [...this.names], ids: [...this.ids], languages: this.langs.map((c) => codes[c]!), offsets, termIds, weights };
+  }
+
+  /** The cosine of the question's weights (qWeight, by term id) and the topic's terms, summed in their order. */
+  private similarity(topic: number): number {
+    const n = this.base.ids.length;
+    let sim = 0;
+    if (topic < n) {
+      const { offsets, termIds, weights } = this.base;
+      for (let k = offsets[topic]!; k < offsets[topic + 1]!; k++) sim += this.qWeight[termIds[k]!]! * weights[k]!;
+    } else {
+      const { terms, weights } = this.added[topic - n]!;
+      for (let k = 0; k < terms.length; k++) sim += this.qWeight[terms[k]!]! * weights[k]!;
+    }
+    return sim;
   }
 
   nearest(q: QuestionVector, main: string, threshold: number): { topic: string; sim: number } | undefined {
@@ -129,10 +213,7 @@ class MemoryTopicIndex implements TopicIndex {
     let best = -1;
     let bestSim = -Infinity;
     for (const topic of cands) {
-      const tids = this.topicTerms[topic]!;
-      const tw = this.topicWeights[topic]!;
-      let sim = 0;
-      for (let k = 0; k < tids.length; k++) sim += this.qWeight[tids[k]!]! * tw[k]!;
+      const sim = this.similarity(topic);
       if (sim > bestSim || (sim === bestSim && this.ids[topic]! < this.ids[best]!)) {
         best = topic;
         bestSim = sim;
@@ -153,21 +234,23 @@ class MemoryTopicIndex implements TopicIndex {
     const mc = this.language(main);
     const und = this.language(UNDETERMINED);
     const touched: number[] = [];
+    const take = (topic: number, w: number) => {
+      const tl = this.langs[topic]!;
+      if (tl !== ql && !(ql === und && tl === mc) && !(tl === und && ql === mc)) return;
+      if (!this.seen[topic]) {
+        this.seen[topic] = 1;
+        touched.push(topic);
+      }
+      this.partial[topic]! += w;
+    };
+    const { start, topics, weights } = this.basePostings;
     for (const k of q.cand) {
       const id = this.termIds.get(q.terms[k]!);
-      const p = id === undefined ? undefined : this.postings[id];
-      if (!p) continue;
+      if (id === undefined) continue;
       const w = q.weights[k]!;
-      for (let j = 0; j < p.topics.length; j++) {
-        const topic = p.topics[j]!;
-        const tl = this.langs[topic]!;
-        if (tl !== ql && !(ql === und && tl === mc) && !(tl === und && ql === mc)) continue;
-        if (!this.seen[topic]) {
-          this.seen[topic] = 1;
-          touched.push(topic);
-        }
-        this.partial[topic]! += w * p.weights[j]!;
-      }
+      for (let j = start[id] ?? 0; j < (start[id + 1] ?? 0); j++) take(topics[j]!, w * weights[j]!);
+      const p = this.addedPostings.get(id);
+      if (p) for (let j = 0; j < p.topics.length; j++) take(p.topics[j]!, w * p.weights[j]!);
     }
     const out = this.best(touched);
     for (const t of touched) {
@@ -205,6 +288,7 @@ class MemoryTopicIndex implements TopicIndex {
     if (id === undefined) {
       id = this.termIds.size;
       this.termIds.set(term, id);
+      this.names.push(term);
       this.words.push(term.startsWith('w:'));
     }
     return id;
