@@ -24,7 +24,8 @@ function madeUpQuestion(rng: Rng, vocabulary: readonly string[]): string {
 }
 
 /**
- * Appends `turns` unanswered turns of project `projectId` over the `spanMs` (90 days) before `nowMs`.
+ * Appends `turns` unanswered turns of project `projectId` over the `spanMs` (90 days) before `nowMs`,
+ * read and changed (first_seen_at, updated_at) at `nowMs`, as a sync's merge at that time writes them.
  * `distinct`: the made-up questions are drawn from that many (each asked about turns / distinct
  * times, e.g. 1M turns of 200k questions); unset, nearly every turn asks its own.
  */
@@ -53,6 +54,7 @@ export async function writeUnansweredTurns(
   }
   app.closeSync();
   await conn.run(`INSERT INTO conversations (project_id, id, occurred_at, query, response, response_type, resolution_status, page_path, first_seen_at, last_seen_at, updated_at)
-    SELECT $p, id, make_timestamp(ts * 1000), query, 'Sorry, the docs do not cover this.', 'answer', 'unanswered', page_path, now(), now(), now() FROM bench_turns`, { p: projectId });
+    SELECT $p, id, make_timestamp(ts * 1000), query, 'Sorry, the docs do not cover this.', 'answer', 'unanswered', page_path, m, m, m
+    FROM bench_turns, (SELECT make_timestamp($now * 1000) AS m)`, { p: projectId, now: nowMs });
   await conn.run('DROP TABLE bench_turns');
 }

@@ -83,7 +83,7 @@ export function score(items: readonly { label: Labelled; topic: string }[]): Sco
   };
 }
 
-/** Each question as 1 to 3 unanswered turns (by its hash) at `atMs` minus up to a day. */
+/** Each question as 1 to 3 unanswered turns (by its hash) at `atMs` minus up to a day, merged at `atMs`. */
 async function insertTurns(conn: DuckDBConnection, set: readonly Labelled[], atMs: number, tag: string): Promise<void> {
   await conn.run('CREATE OR REPLACE TEMP TABLE q_turns (id VARCHAR, ts BIGINT, query VARCHAR)');
   const app = await conn.createAppender('q_turns');
@@ -98,7 +98,8 @@ async function insertTurns(conn: DuckDBConnection, set: readonly Labelled[], atM
   });
   app.closeSync();
   await conn.run(`INSERT INTO conversations (project_id, id, occurred_at, query, response, response_type, resolution_status, page_path, first_seen_at, last_seen_at, updated_at)
-    SELECT $p, id, make_timestamp(ts * 1000), query, 'Sorry.', 'answer', 'unanswered', '/docs', now(), now(), now() FROM q_turns`, { p: PROJECT });
+    SELECT $p, id, make_timestamp(ts * 1000), query, 'Sorry.', 'answer', 'unanswered', '/docs', m, m, m
+    FROM q_turns, (SELECT make_timestamp($at * 1000) AS m)`, { p: PROJECT, at: atMs });
   await conn.run('DROP TABLE q_turns');
 }
 

@@ -139,8 +139,10 @@ describe('gap topics', () => {
       const first = await runTopicStep({ clock, logger: silentLogger }, c, PROJECT, DEFAULT_TOPIC_SETTINGS, true);
       const before = await c.runAndReadAll('SELECT conversation_id, occurred_at, topic_id FROM gap_topic_members');
       const ids1 = new Map(before.getRowObjectsJS().map((r) => [`${String(r.conversation_id)}|${(r.occurred_at as Date).getTime()}`, String(r.topic_id)]));
-      await c.run('INSERT INTO conversations SELECT * FROM held');
+      // They arrive as a later sync's merge inserts them: read (first_seen_at) and changed (updated_at) now.
       clock.advance(60_000);
+      await c.run(`INSERT INTO conversations SELECT * REPLACE (CAST($now AS TIMESTAMPTZ) AS first_seen_at, CAST($now AS TIMESTAMPTZ) AS last_seen_at,
+        CAST($now AS TIMESTAMPTZ) AS updated_at) FROM held`, { now: clock.now().toISOString() });
       const second = await runTopicStep({ clock, logger: silentLogger }, c, PROJECT, DEFAULT_TOPIC_SETTINGS);
       expect(second.status).toBe('computed');
       // The hourly path: only the new questions placed (the full re-clustering was made today).

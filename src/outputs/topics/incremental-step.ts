@@ -34,7 +34,8 @@ export async function runScript(
 
 /**
  * `p`: project, from, to, now, week, prev_week (write-topics.sql's). `cap`: distinct new questions
- * placed at most. `hourly`: the hourly path: members whose turn left the period are removed first,
+ * placed at most. `hourly`: the hourly path, with `since` the last full re-clustering's time: only
+ * turns changed after it are placed (new-turns.sql); members whose turn left the period are removed first,
  * and every write of the step is one transaction, so a step that fails or is killed midway leaves
  * the previous topics, members and representations as they were (its turns are placed next run).
  * An hour's changes are small (its new questions, their members and new topics' terms), so the
@@ -43,10 +44,10 @@ export async function runScript(
  * ones: an error aborts the transaction).
  */
 export async function placeNewTurns(
-  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: boolean, phases: StepPhases, each?: StatementRunner,
+  conn: DuckDBConnection, p: Record<string, string>, now: Date, cap: number, hourly: { since: string } | false, phases: StepPhases, each?: StatementRunner,
 ): Promise<IncrementalResult> {
-  if (!hourly) return place(conn, p, now, cap, false, phases, each);
-  const r = await inTransaction(conn, () => place(conn, p, now, cap, true, phases));
+  if (!hourly) return place(conn, { ...p, since: '-infinity' }, now, cap, false, phases, each);
+  const r = await inTransaction(conn, () => place(conn, { ...p, since: hourly.since }, now, cap, true, phases));
   phases.mark('commit');
   return r;
 }

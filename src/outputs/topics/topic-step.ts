@@ -126,10 +126,11 @@ export async function runTopicStep(
   // Large inserts and aggregates in less memory: the step's row order does not matter (reset after).
   await conn.run('SET preserve_insertion_order = false');
   try {
-    if (!force && !(await needsFull(conn, projectId, now))) {
+    const lastFull = force ? undefined : await hourlySince(conn, projectId, now);
+    if (lastFull !== undefined) {
       // One transaction (an hour's changes are small): a step that fails or is killed leaves the
       // previous topics as they were and its turns no member, placed again next run.
-      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), true, phases);
+      const r = await placeNewTurns(conn, weekParams, now, Math.min(settings.maxQuestions, HOURLY_CAP), { since: lastFull }, phases);
       const turns = Number((await all(conn, 'member-count', { project: projectId }))[0]!.turns);
       phases.mark('member count');
       const topics = await topicCount();
@@ -250,14 +251,16 @@ async function clusterHeld(conn: DuckDBConnection, s: HeldStep, phases: StepPhas
 }
 
 /**
- * A full re-clustering is due when none was made yet (or the topics' state is empty), the last was
- * made on another UTC day, or the questions placed since exceed DRIFT_SHARE of its questions.
+ * The last full re-clustering's time when an hourly step is due, else undefined (a full re-clustering
+ * is): none was made yet (or the topics' state is empty), the last was made on another UTC day, or
+ * the questions placed since exceed DRIFT_SHARE of its questions.
  */
-async function needsFull(conn: DuckDBConnection, projectId: string, now: Date): Promise<boolean> {
+async function hourlySince(conn: DuckDBConnection, projectId: string, now: Date): Promise<string | undefined> {
   const m = (await all(conn, 'step-mode', { project: projectId }))[0];
-  if (!m || m.last_full_at == null || Number(m.known_questions) === 0) return true;
-  if (String(m.last_full_day) !== now.toISOString().slice(0, 10)) return true;
-  return Number(m.placed_since) > Math.max(1000, DRIFT_SHARE * Number(m.last_full_questions));
+  if (!m || m.last_full_at == null || Number(m.known_questions) === 0) return undefined;
+  if (String(m.last_full_day) !== now.toISOString().slice(0, 10)) return undefined;
+  if (Number(m.placed_since) > Math.max(1000, DRIFT_SHARE * Number(m.last_full_questions))) return undefined;
+  return String(m.last_full_at);
 }
 
 /** The order of examples in write-topics.sql: most asked, then by normalized text. */
