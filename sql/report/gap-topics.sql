@@ -11,7 +11,7 @@ WITH bounds AS (
 ), members AS (
   -- Members are bounded by instant first (2 days of margin for any zone), then by day exactly.
   SELECT c.project_id, m.topic_id, c.id, c.occurred_at, c.day, c.query, c.page_path,
-         lower(trim(regexp_replace(regexp_replace(c.query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+         question_text(c.query) AS question
   FROM gap_topic_members m
   JOIN conversation_days c ON c.project_id = m.project_id AND c.id = m.conversation_id AND c.occurred_at = m.occurred_at
   CROSS JOIN bounds b

@@ -4,7 +4,7 @@
 CREATE OR REPLACE TEMP TABLE gap_turns AS
 SELECT id, occurred_at, page_path, hash(question) AS qhash
 FROM (
-  SELECT id, occurred_at, page_path, lower(trim(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+  SELECT id, occurred_at, page_path, question_text(query) AS question
   FROM conversations
   WHERE project_id = $project AND resolution_status = 'unanswered' AND occurred_at >= $from AND occurred_at < $to
 )

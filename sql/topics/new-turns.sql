@@ -21,7 +21,7 @@ WITH fresh AS (
 )
 SELECT id, occurred_at, page_path, query, question, hash(question) AS qhash
 FROM (
-  SELECT c.id, c.occurred_at, c.page_path, c.query, lower(trim(regexp_replace(regexp_replace(c.query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+  SELECT c.id, c.occurred_at, c.page_path, c.query, question_text(c.query) AS question
   FROM conversations c SEMI JOIN fresh f ON f.id = c.id AND f.occurred_at = c.occurred_at
   WHERE c.project_id = $project AND c.resolution_status = 'unanswered' AND c.occurred_at >= $from AND c.occurred_at < $to
 )

@@ -12,7 +12,7 @@ UNION
 SELECT qhash FROM (
   SELECT question, hash(question) AS qhash
   FROM (
-    SELECT lower(trim(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+    SELECT question_text(query) AS question
     FROM conversations
     WHERE project_id = $project AND resolution_status = 'unanswered' AND occurred_at >= $from AND occurred_at < $to
   )
@@ -27,7 +27,7 @@ SELECT g.* FROM gap_turns g SEMI JOIN gap_hn_pick p ON p.qhash = g.qhash;
 CREATE OR REPLACE TEMP TABLE gap_held AS
 SELECT question, hash(question) AS qhash, count(*) AS n, min(query) AS example
 FROM (
-  SELECT query, lower(trim(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+  SELECT query, question_text(query) AS question
   FROM conversations
   WHERE project_id = $project AND resolution_status = 'unanswered' AND occurred_at >= $from AND occurred_at < $to
 )

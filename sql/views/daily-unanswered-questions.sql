@@ -17,7 +17,7 @@ FROM (
     project_id, occurred_at, query,
     day,
     coalesce(page_path, '(unknown)')           AS page_path,
-    lower(trim(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+    question_text(query) AS question
   FROM conversation_days
   WHERE resolution_status = 'unanswered'
 )

@@ -9,7 +9,7 @@ SELECT
   arg_max(query, occurred_at) AS example_query,
   count(DISTINCT id)      AS conversations
 FROM (
-  SELECT *, lower(trim(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '[\s?!.,;:]+$', ''))) AS question
+  SELECT *, question_text(query) AS question
   FROM conversations
   WHERE resolution_status = 'unanswered'
 )

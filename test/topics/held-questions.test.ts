@@ -16,6 +16,8 @@ const P = { project: 'p', from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00
 beforeAll(async () => {
   instance = await DuckDBInstance.create(':memory:');
   conn = await instance.connect();
+  // The warehouse's question_text macro, as its migration creates it (the step's SQL calls it).
+  await conn.run(sqlFile('migrations/0039-question-text.sql'));
   // 3,000 turns of about 200 questions, each asked in several spellings that normalize alike (case,
   // spaces, trailing punctuation: the example is the least of them), many asked the same number of
   // times (ties at every cut); plus turns the period leaves out (answered, another project, too
