@@ -32,8 +32,8 @@ export interface TopicIndex {
 
 /**
  * Topics with their terms as ids into `terms`: topic k's are termIds[offsets[k]..offsets[k+1]) with
- * their weights, in the order of the terms' text (a cosine sums them in that order, so a topic scores
- * the same float bits whether its index was read from gap_topic_terms or from a snapshot).
+ * their weights, in the order of the terms' text as UTF-8 bytes (a cosine sums them in that order, so
+ * a topic scores the same float bits whether its index was read from gap_topic_terms or from a snapshot).
  */
 export interface TopicIndexSnapshot {
   terms: string[];
@@ -159,7 +159,8 @@ class MemoryTopicIndex implements TopicIndex {
   add(topicId: string, language: string, terms: readonly { term: string; weight: number }[]): void {
     const tids = Int32Array.from(terms, (t) => this.intern(t.term));
     const weights = Float64Array.from(terms, (t) => t.weight);
-    sortTopicTerms(tids, weights, (a, b) => (this.names[a]! < this.names[b]! ? -1 : this.names[a]! > this.names[b]! ? 1 : 0));
+    // By the terms' UTF-8 bytes: DuckDB's ORDER BY term, which numbered the rows' terms (loadTopicIndex).
+    sortTopicTerms(tids, weights, (a, b) => Buffer.compare(Buffer.from(this.names[a]!), Buffer.from(this.names[b]!)));
     const topic = this.ids.length;
     this.ids.push(topicId);
     this.langs.push(this.language(language));
