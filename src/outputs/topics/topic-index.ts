@@ -160,7 +160,9 @@ class MemoryTopicIndex implements TopicIndex {
     const tids = Int32Array.from(terms, (t) => this.intern(t.term));
     const weights = Float64Array.from(terms, (t) => t.weight);
     // By the terms' UTF-8 bytes: DuckDB's ORDER BY term, which numbered the rows' terms (loadTopicIndex).
-    sortTopicTerms(tids, weights, (a, b) => Buffer.compare(Buffer.from(this.names[a]!), Buffer.from(this.names[b]!)));
+    // Each term encoded once, not at every comparison.
+    const bytes = new Map(Array.from(tids, (id) => [id, Buffer.from(this.names[id]!)]));
+    sortTopicTerms(tids, weights, (a, b) => Buffer.compare(bytes.get(a)!, bytes.get(b)!));
     const topic = this.ids.length;
     this.ids.push(topicId);
     this.langs.push(this.language(language));
